@@ -1,0 +1,46 @@
+import { z } from 'zod/mini';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { http } from '../../lib/http';
+import { db, TABLE } from '../../lib/db/client';
+import { keys } from '../../lib/keys';
+import { DUMMY_HASH, verifyPassword } from '../../lib/auth/password';
+import { signToken } from '../../lib/auth/tokens';
+import { assertNotLocked, clearGuard, readGuard, recordFailure } from '../../lib/auth/login-guard';
+import { InvalidCredentials } from '../../lib/errors';
+import { getUser, loadEdges, EMBED_LIMIT } from '../../lib/users/repo';
+import { toBaseUser } from '../../lib/users/model';
+import { writeLog } from '../../lib/audit/records';
+import { noChange } from '../../lib/audit/diff';
+
+export const loginBody = z.strictObject({
+  identifier: z.string().check(z.trim(), z.toLowerCase(), z.minLength(1), z.maxLength(254)),
+  password: z.string().check(z.minLength(1), z.maxLength(1024)),
+});
+
+export const handler = http({ auth: false, body: loginBody }, async ({ body, trace }) => {
+  const claim = body.identifier.includes('@') ? keys.email(body.identifier) : keys.username(body.identifier);
+  const res = await db.send(new GetCommand({ TableName: TABLE, Key: claim }));
+  const userId = res.Item?.userId as string | undefined;
+  const [user, guard] = userId ? await Promise.all([getUser(userId), readGuard(userId)]) : [undefined, undefined];
+  assertNotLocked(guard);
+  // Unknown account or wrong password: same work, same answer.
+  const valid = await verifyPassword(body.password, user?.passwordHash ?? DUMMY_HASH);
+  if (!user || !valid) {
+    if (user) await recordFailure(user.id, guard);
+    throw new InvalidCredentials();
+  }
+  const [edges] = await Promise.all([
+    loadEdges(user.id, true, EMBED_LIMIT.single),
+    guard ? clearGuard(user.id) : undefined,
+    writeLog(trace, {
+      type: 'USER_LOGGED_IN',
+      description: `User @${user.username} logged in.`,
+      actorId: user.id,
+      payload: { body },
+      diff: noChange(),
+    }),
+  ]);
+  return {
+    body: { message: 'Login successful', token: await signToken(user.id), user: toBaseUser(user, edges, true) },
+  };
+});

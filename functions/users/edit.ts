@@ -1,0 +1,39 @@
+import { z } from 'zod/mini';
+import { http } from '../../lib/http';
+import { ValidationError } from '../../lib/errors';
+import { ConditionFailed } from '../../lib/db/transact';
+import { editProfile } from '../../lib/users/write';
+import { EMBED_LIMIT, getUser, loadEdges } from '../../lib/users/repo';
+import { toBaseUser } from '../../lib/users/model';
+import { Unauthorized } from '../../lib/errors';
+import * as f from '../../lib/users/fields';
+
+export const editBody = z.strictObject({
+  name: z.optional(f.name()),
+  username: z.optional(f.username()),
+  bio: z.optional(f.bio()),
+  gender: z.optional(f.gender()),
+  image: z.optional(f.profileImage()),
+});
+
+const ATTEMPTS = 5;
+
+export const handler = http({ body: editBody }, async ({ body, caller, trace, params }) => {
+  if (Object.keys(body).length === 0) {
+    throw ValidationError.field('body', 'must name at least one of name, username, bio, gender, image');
+  }
+  let current = await caller.user();
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const user = await editProfile(current, body, trace, { params, body });
+      const edges = await loadEdges(user.id, true, EMBED_LIMIT.single);
+      return { body: { message: 'Profile updated successfully', user: toBaseUser(user, edges, true) } };
+    } catch (err) {
+      // Another edit landed between our read and our write: read again and reapply.
+      if (!(err instanceof ConditionFailed) || attempt >= ATTEMPTS) throw err;
+      const fresh = await getUser(current.id);
+      if (!fresh) throw new Unauthorized('The account of this token no longer exists.');
+      current = fresh;
+    }
+  }
+});

@@ -1,0 +1,78 @@
+// Trace log records (contract section 9). A mutation puts its record in the same
+// transaction as its change (logItem), so a change without its record cannot exist.
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { ulid } from 'ulid';
+import { db, TABLE } from '../db/client';
+import type { TxItem } from '../db/transact';
+import { keys } from '../keys';
+import { config } from '../config';
+import type { TraceContext } from '../http/trace';
+import { redact } from './redact';
+import { noChange, type StateDiff } from './diff';
+
+export type LogLevel = 'INFO' | 'WARN' | 'ERROR';
+
+export interface LogEntry {
+  type: string; // UPPER_SNAKE, e.g. POST_CREATED
+  description: string;
+  actorId: string;
+  level?: LogLevel;
+  payload?: Record<string, unknown>;
+  diff?: StateDiff;
+}
+
+export interface LogRecord {
+  _id: string;
+  scenarioId: string;
+  stepId: string;
+  traceId: string;
+  simTimestamp: number;
+  level: LogLevel;
+  action: { type: string; description: string };
+  actor: { type: 'user'; id: string };
+  payload: Record<string, unknown>;
+  stateDiff: StateDiff;
+  createdAt: string;
+}
+
+export function buildLogRecord(trace: TraceContext, entry: LogEntry): LogRecord {
+  return {
+    _id: ulid(),
+    scenarioId: trace.scenarioId,
+    stepId: trace.stepId,
+    traceId: trace.traceId,
+    simTimestamp: trace.simTimestamp,
+    level: entry.level ?? 'INFO',
+    action: { type: entry.type, description: entry.description },
+    actor: { type: 'user', id: entry.actorId },
+    payload: redact(entry.payload ?? {}) as Record<string, unknown>,
+    stateDiff: redact(entry.diff ?? noChange()) as StateDiff,
+    createdAt: new Date().toISOString(),
+  };
+}
+
+function toItem(record: LogRecord): Record<string, unknown> {
+  return {
+    ...keys.log(record.traceId, record.simTimestamp, record._id),
+    type: 'LOG',
+    ...record,
+    actorId: record.actor.id,
+    expiresAt: Math.floor(Date.now() / 1000) + Math.round(config.logRetentionDays * 86_400),
+  };
+}
+
+/** The Put of a record, to go into the mutation's own transaction. */
+export function logItem(trace: TraceContext, entry: LogEntry): TxItem {
+  return { op: { Put: { TableName: TABLE, Item: toItem(buildLogRecord(trace, entry)) } } };
+}
+
+/** A record written on its own: for requests whose only write is not transactional, or none. */
+export async function writeLog(trace: TraceContext, entry: LogEntry): Promise<void> {
+  await db.send(new PutCommand({ TableName: TABLE, Item: toItem(buildLogRecord(trace, entry)) }));
+}
+
+/** Strips the storage attributes of a log item, leaving the record of the contract. */
+export function fromLogItem(item: Record<string, unknown>): LogRecord {
+  const { PK: _pk, SK: _sk, type: _t, actorId: _a, expiresAt: _e, ...record } = item;
+  return record as unknown as LogRecord;
+}

@@ -1,0 +1,56 @@
+// Read and validated once per cold start. A misconfigured stage fails at init,
+// never halfway through a request.
+import { z } from 'zod/mini';
+import localConfig from '../config/local.json';
+
+const schema = z.object({
+  STAGE: z._default(z.string().check(z.minLength(1)), 'local'),
+  TABLE_NAME: z.optional(z.string().check(z.minLength(1))),
+  JWT_SECRET: z.optional(z.string()),
+  JWT_ISSUER: z._default(z.string().check(z.minLength(1)), localConfig.issuer),
+  JWT_AUDIENCE: z._default(z.string().check(z.minLength(1)), localConfig.audience),
+  TOKEN_TTL_SECONDS: z._default(z.coerce.number().check(z.int(), z.positive()), 86_400),
+  LOG_RETENTION_DAYS: z._default(z.coerce.number().check(z.positive()), 30),
+  DYNAMODB_ENDPOINT: z.optional(z.string()),
+  AWS_REGION: z._default(z.string().check(z.minLength(1)), 'us-east-1'),
+});
+
+export interface Config {
+  stage: string;
+  tableName: string;
+  jwtSecret: Uint8Array;
+  issuer: string;
+  audience: string;
+  tokenTtlSeconds: number;
+  logRetentionDays: number;
+  dynamodbEndpoint: string | undefined;
+  region: string;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = z.safeParse(schema, env);
+  if (!parsed.success) {
+    const fields = parsed.error.issues.map((i) => i.path.join('.')).join(', ');
+    throw new Error(`Invalid configuration: ${fields}`);
+  }
+  const e = parsed.data;
+  const isLocal = e.STAGE === 'local';
+  const secret = e.JWT_SECRET || (isLocal ? localConfig.jwtSecret : '');
+  if (!isLocal && (secret.length < 32 || secret === localConfig.jwtSecret)) {
+    throw new Error(`Stage "${e.STAGE}" needs JWT_SECRET (at least 32 characters) from its environment`);
+  }
+  return {
+    stage: e.STAGE,
+    tableName: e.TABLE_NAME ?? (isLocal ? localConfig.tableName : ''),
+    jwtSecret: new TextEncoder().encode(secret),
+    issuer: e.JWT_ISSUER,
+    audience: e.JWT_AUDIENCE,
+    tokenTtlSeconds: e.TOKEN_TTL_SECONDS,
+    logRetentionDays: e.LOG_RETENTION_DAYS,
+    dynamodbEndpoint: e.DYNAMODB_ENDPOINT || undefined,
+    region: e.AWS_REGION,
+  };
+}
+
+export const config: Config = loadConfig();
+if (!config.tableName) throw new Error('TABLE_NAME is required outside the local stage');

@@ -1,0 +1,29 @@
+// How the caller stands to other users: following them, blocking them, blocked by them.
+// One BatchGet of the edge items for a whole page of users (never one request per user).
+import { batchGet, itemKey, type Key } from '../db/batch';
+import { keys } from '../keys';
+
+export interface Relation {
+  isFollowing: boolean;
+  isBlocked: boolean; // the caller blocked them
+  blocksCaller: boolean; // they blocked the caller
+}
+
+export async function relations(callerId: string, userIds: string[]): Promise<Map<string, Relation>> {
+  const others = [...new Set(userIds)].filter((id) => id !== callerId);
+  const wanted: Key[] = others.flatMap((id) => [keys.follow(callerId, id), keys.block(callerId, id), keys.block(id, callerId)]);
+  const found = wanted.length ? await batchGet(wanted, { projection: 'PK' }) : new Map();
+  const out = new Map<string, Relation>();
+  for (const id of userIds) {
+    out.set(id, id === callerId
+      ? { isFollowing: false, isBlocked: false, blocksCaller: false }
+      : {
+        isFollowing: found.has(itemKey(keys.follow(callerId, id))),
+        isBlocked: found.has(itemKey(keys.block(callerId, id))),
+        blocksCaller: found.has(itemKey(keys.block(id, callerId))),
+      });
+  }
+  return out;
+}
+
+export const blockedEitherWay = (r: Relation | undefined) => !!r && (r.isBlocked || r.blocksCaller);

@@ -1,0 +1,38 @@
+// Bearer authentication: the token is verified before the handler runs and the caller's
+// user item is fetched in the background, so a handler's own first reads overlap with it.
+// Every authenticated answer waits for it (a token of a deleted user gets a 401), and a
+// handler that writes awaits caller.user() before writing.
+import { bearerToken, verifyToken } from '../auth/tokens';
+import { getUser } from '../users/repo';
+import { Unauthorized } from '../errors';
+import type { UserItem } from '../users/model';
+import type { Caller } from './request';
+import { state, type Middleware } from './state';
+
+export async function authenticate(authorization: string | undefined): Promise<Caller> {
+  const claims = await verifyToken(bearerToken(authorization));
+  let pending: Promise<UserItem> | undefined;
+  return {
+    userId: claims.userId,
+    scopes: claims.scopes,
+    user: () => (pending ??= getUser(claims.userId).then((u) => {
+      if (!u) throw new Unauthorized('The account of this token no longer exists.');
+      return u;
+    })),
+  };
+}
+
+export function authentication(required: boolean): Middleware {
+  return {
+    before: async (request) => {
+      if (!required) return;
+      const caller = await authenticate(request.event.headers?.authorization);
+      // Start the lookup now; whoever needs it first awaits the same promise.
+      caller.user().catch(() => undefined);
+      state(request).caller = caller;
+    },
+    after: async (request) => {
+      await state(request).caller?.user();
+    },
+  };
+}

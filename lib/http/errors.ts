@@ -1,0 +1,83 @@
+// The last word on every failure: the contract's envelope, nothing internal leaked, and
+// the trace log record of a refused or failed authenticated request (WARN for a 4xx,
+// ERROR for a 5xx).
+import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { ApiError, InternalError, InvalidJson, UnsupportedMediaType, ValidationError } from '../errors';
+import { logger } from '../log';
+import { writeLog } from '../audit/records';
+import { authenticate } from './auth';
+import { state, type Middleware, type MiddyRequest } from './state';
+
+/** middy's own HttpErrors (JSON parser) and anything else, as one of ours. */
+export function toApiError(err: unknown): ApiError {
+  if (err instanceof ApiError) return err;
+  const e = err as { statusCode?: number; message?: string; cause?: { data?: unknown } };
+  if (e?.statusCode === 415) return new UnsupportedMediaType();
+  if (e?.statusCode === 422 && e.message === 'Forbidden key in JSON body') {
+    return ValidationError.field(String(e.cause?.data ?? 'body'), 'is a forbidden key');
+  }
+  if (e?.statusCode === 422) return new InvalidJson();
+  return new InternalError();
+}
+
+function envelope(err: ApiError): APIGatewayProxyStructuredResultV2 {
+  return {
+    statusCode: err.status,
+    headers: { 'Content-Type': 'application/json; charset=utf-8', ...err.headers },
+    body: JSON.stringify({
+      success: false,
+      message: err.message,
+      code: err.code,
+      ...(err.details ? { details: err.details } : {}),
+    }),
+  };
+}
+
+/** Who made the request, when the token is valid, even if the request failed before auth ran. */
+async function actorOf(request: MiddyRequest): Promise<string | undefined> {
+  const known = state(request).caller;
+  if (known) return known.userId;
+  try {
+    return (await authenticate(request.event.headers?.authorization)).userId;
+  } catch {
+    return undefined;
+  }
+}
+
+async function recordFailure(request: MiddyRequest, err: ApiError): Promise<void> {
+  if (err.status === 401) return;
+  const actorId = await actorOf(request);
+  if (!actorId && err.status < 500) return;
+  const s = state(request);
+  const route = request.event.routeKey ?? `${request.event.requestContext?.http?.method} ${request.event.rawPath}`;
+  await writeLog(s.trace, {
+    level: err.status >= 500 ? 'ERROR' : 'WARN',
+    type: err.status >= 500 ? 'REQUEST_FAILED' : 'REQUEST_REFUSED',
+    description: `${route} was answered ${err.status} ${err.code}: ${err.message}`,
+    actorId: actorId ?? 'anonymous',
+    payload: {
+      route,
+      params: request.event.pathParameters ?? {},
+      ...(s.rawBody !== undefined ? { body: s.rawBody } : {}),
+      error: { status: err.status, code: err.code },
+    },
+  });
+}
+
+export function errorEnvelope(): Middleware {
+  return {
+    onError: async (request) => {
+      const err = toApiError(request.error);
+      if (err.status >= 500) {
+        const e = request.error as Error | undefined;
+        logger.error('request_failed', { route: request.event.routeKey, error: e?.name, message: e?.message, stack: e?.stack });
+      }
+      try {
+        await recordFailure(request, err);
+      } catch (logErr) {
+        logger.error('trace_record_failed', { message: (logErr as Error).message });
+      }
+      request.response = envelope(err);
+    },
+  };
+}

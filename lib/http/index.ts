@@ -1,0 +1,90 @@
+// The one middy stack of every endpoint. `http(spec, fn)` gives a Lambda handler for API
+// Gateway HTTP API (payload v2) whose fn only ever sees validated input and, on
+// authenticated routes, a verified caller. Order of the stack:
+//   header normalizer -> trace context -> CORS -> body guard + JSON parser -> validation
+//   -> authentication -> handler; the error envelope answers every failure.
+import middy from '@middy/core';
+import httpHeaderNormalizer from '@middy/http-header-normalizer';
+import httpCors from '@middy/http-cors';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import type { z } from 'zod/mini';
+import { readTrace } from './trace';
+import { bodyParser } from './body';
+import { validation, type RouteSchemas } from './validation';
+import { authentication } from './auth';
+import { errorEnvelope } from './errors';
+import { idempotency } from './idempotency';
+import { setLogTrace } from '../log';
+import { state, type Middleware, type MiddyRequest } from './state';
+import type { ApiReply, ApiRequest, Caller } from './request';
+
+export type { ApiReply, ApiRequest } from './request';
+
+export interface RouteSpec<P extends z.ZodMiniType, Q extends z.ZodMiniType, B extends z.ZodMiniType> extends RouteSchemas<P, Q, B> {
+  /** Defaults to true: every endpoint but register, login and the OpenAPI document needs a token. */
+  auth?: boolean;
+  /** Honour the Idempotency-Key header (the creations of contract section 8). */
+  idempotent?: boolean;
+}
+
+const CORS = {
+  origin: '*',
+  headers: 'Authorization,Content-Type,Idempotency-Key,X-Trace-Id,X-Scenario-Id,X-Step-Id,X-Sim-Timestamp,traceparent',
+  exposeHeaders: 'X-Trace-Id,Retry-After,WWW-Authenticate',
+};
+
+const traceContext = (): Middleware => {
+  const stamp = (request: MiddyRequest) => {
+    if (request.response) {
+      request.response.headers = { ...request.response.headers, 'X-Trace-Id': state(request).trace.traceId };
+    }
+    setLogTrace(undefined);
+  };
+  return {
+    before: (request) => {
+      const { trace, problems } = readTrace(request.event.headers ?? {});
+      Object.assign(state(request), { trace, traceProblems: problems });
+      setLogTrace(trace.traceId);
+    },
+    after: stamp,
+    onError: stamp,
+  };
+};
+
+export function http<P extends z.ZodMiniType, Q extends z.ZodMiniType, B extends z.ZodMiniType>(
+  spec: RouteSpec<P, Q, B>,
+  fn: (req: ApiRequest<z.output<P>, z.output<Q>, z.output<B>>) => Promise<ApiReply>,
+) {
+  const needsAuth = spec.auth ?? true;
+  const core = async (event: APIGatewayProxyEventV2, context: Context): Promise<APIGatewayProxyStructuredResultV2> => {
+    const internal = state({ context });
+    const req: ApiRequest<z.output<P>, z.output<Q>, z.output<B>> = {
+      params: internal.params as z.output<P>,
+      query: internal.query as z.output<Q>,
+      body: internal.body as z.output<B>,
+      headers: event.headers ?? {},
+      trace: internal.trace,
+      caller: internal.caller as Caller,
+      event,
+    };
+    const reply = spec.idempotent ? await idempotency(req, () => fn(req)) : await fn(req);
+    return toResponse(reply);
+  };
+
+  return middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, Context>(core)
+    .use(httpHeaderNormalizer())
+    .use(traceContext())
+    .use(httpCors(CORS))
+    .use(bodyParser())
+    .use(validation(spec))
+    .use(authentication(needsAuth))
+    .use(errorEnvelope());
+}
+
+export function toResponse(reply: ApiReply): APIGatewayProxyStructuredResultV2 {
+  return {
+    statusCode: reply.status ?? 200,
+    headers: { 'Content-Type': 'application/json; charset=utf-8', ...reply.headers },
+    body: JSON.stringify({ success: true, ...reply.body }),
+  };
+}

@@ -1,0 +1,28 @@
+// What a handler receives: validated input, the trace context, and the caller.
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import type { TraceContext } from './trace';
+import type { UserItem } from '../users/model';
+
+export interface Caller {
+  userId: string;
+  scopes: Set<string>;
+  /** The caller's user item; a 401 when the account no longer exists. Fetched once, lazily. */
+  user(): Promise<UserItem>;
+}
+
+export interface ApiRequest<P, Q, B> {
+  params: P;
+  query: Q;
+  body: B;
+  headers: Record<string, string | undefined>;
+  trace: TraceContext;
+  /** The authenticated caller; only on routes with auth. */
+  caller: Caller;
+  event: APIGatewayProxyEventV2;
+}
+
+export interface ApiReply {
+  body: Record<string, unknown>;
+  status?: number;
+  headers?: Record<string, string>;
+}

@@ -1,0 +1,124 @@
+// Every key of the single table is built here, so that the access patterns in
+// docs/ARCHITECTURE.md have exactly one implementation. Ids are ULIDs (upper case);
+// usernames and e-mails are stored lower case; time-ordered sort keys start with an
+// ISO timestamp so that lexical order is time order.
+
+export const INDEX = { GSI1: 'GSI1', GSI2: 'GSI2', POPULAR: 'GSI3' } as const;
+
+/** Shards of the global explore index and of the global post counter. */
+export const FEED_SHARDS = 8;
+/** Shards of the "most followed" index (GSI3) used by suggestions without graph signal. */
+export const POPULAR_SHARDS = 4;
+
+/** A stable small hash of an id, for spreading writes over shards. */
+export function shardOf(id: string, shards: number): number {
+  let h = 0;
+  for (let i = 0; i < id.length; i++) h = (h * 31 + id.charCodeAt(i)) >>> 0;
+  return h % shards;
+}
+
+export const keys = {
+  // Users and their unique claims.
+  user: (userId: string) => ({ PK: `USER#${userId}`, SK: 'PROFILE' }),
+  username: (username: string) => ({ PK: `USERNAME#${username.toLowerCase()}`, SK: 'CLAIM' }),
+  email: (email: string) => ({ PK: `EMAIL#${email.toLowerCase()}`, SK: 'CLAIM' }),
+  loginGuard: (userId: string) => ({ PK: `USER#${userId}`, SK: 'LOGIN_GUARD' }),
+  popular: (userId: string) => ({ GSI3PK: `POPULAR#${shardOf(userId, POPULAR_SHARDS)}` }),
+  popularShard: (shard: number) => `POPULAR#${shard}`,
+
+  // Search prefix index: one item per (term, user). kind U = username, N = a word of the name.
+  searchPartition: (kind: 'U' | 'N', term: string) => `SEARCH#${kind}#${[...term][0] ?? ''}`,
+  search: (kind: 'U' | 'N', term: string, userId: string) => ({
+    PK: keys.searchPartition(kind, term),
+    SK: `${term}#${userId}`,
+  }),
+
+  // Follow edge: A follows B. Base item answers "does A follow B"; GSI1 lists A's
+  // following newest first, GSI2 lists B's followers newest first.
+  follow: (followerId: string, followeeId: string) => ({ PK: `USER#${followerId}`, SK: `FOLLOWS#${followeeId}` }),
+  followIndexes: (followerId: string, followeeId: string, createdAt: string) => ({
+    GSI1PK: `FOLLOWING#${followerId}`,
+    GSI1SK: `${createdAt}#${followeeId}`,
+    GSI2PK: `FOLLOWERS#${followeeId}`,
+    GSI2SK: `${createdAt}#${followerId}`,
+  }),
+  followingOf: (userId: string) => `FOLLOWING#${userId}`,
+  followersOf: (userId: string) => `FOLLOWERS#${userId}`,
+
+  // Block edge: A blocked B. GSI1 lists A's blocks, GSI2 who blocked B.
+  block: (blockerId: string, blockedId: string) => ({ PK: `USER#${blockerId}`, SK: `BLOCKS#${blockedId}` }),
+  blockIndexes: (blockerId: string, blockedId: string, createdAt: string) => ({
+    GSI1PK: `BLOCKS#${blockerId}`,
+    GSI1SK: `${createdAt}#${blockedId}`,
+    GSI2PK: `BLOCKEDBY#${blockedId}`,
+    GSI2SK: `${createdAt}#${blockerId}`,
+  }),
+  blocksOf: (userId: string) => `BLOCKS#${userId}`,
+  blockedByOf: (userId: string) => `BLOCKEDBY#${userId}`,
+
+  // Bookmark edge: user U bookmarked post P. GSI1 lists U's bookmarks, GSI2 finds a
+  // post's bookmarks for the cleanup after the post is deleted.
+  bookmark: (userId: string, postId: string) => ({ PK: `USER#${userId}`, SK: `BOOKMARKS#${postId}` }),
+  bookmarkIndexes: (userId: string, postId: string, createdAt: string) => ({
+    GSI1PK: `BOOKMARKS#${userId}`,
+    GSI1SK: `${createdAt}#${postId}`,
+    GSI2PK: `BOOKMARKEDBY#${postId}`,
+    GSI2SK: `${createdAt}#${userId}`,
+  }),
+  bookmarksOf: (userId: string) => `BOOKMARKS#${userId}`,
+  bookmarkedByOf: (postId: string) => `BOOKMARKEDBY#${postId}`,
+
+  // Posts. GSI1 = an author's posts newest first; GSI2 = the write-sharded global feed.
+  post: (postId: string) => ({ PK: `POST#${postId}`, SK: 'POST' }),
+  postIndexes: (postId: string, authorId: string) => ({
+    GSI1PK: `POSTS#${authorId}`,
+    GSI1SK: postId,
+    GSI2PK: keys.feedShard(shardOf(postId, FEED_SHARDS)),
+    GSI2SK: postId,
+  }),
+  postsOf: (authorId: string) => `POSTS#${authorId}`,
+  feedShard: (shard: number) => `FEED#${shard}`,
+  postCounterShard: (shard: number) => ({ PK: 'STATS#POSTS', SK: `SHARD#${shard}` }),
+
+  // Likes of a post or of a comment live in the liked record's partition (so a
+  // cleanup can page them out); GSI1 lists them newest first.
+  postLike: (postId: string, userId: string) => ({ PK: `POST#${postId}`, SK: `LIKE#${userId}` }),
+  commentLike: (commentId: string, userId: string) => ({ PK: `COMMENT#${commentId}`, SK: `LIKE#${userId}` }),
+  likeIndexes: (targetId: string, userId: string, createdAt: string) => ({
+    GSI1PK: `LIKES#${targetId}`,
+    GSI1SK: `${createdAt}#${userId}`,
+  }),
+  likesOf: (targetId: string) => `LIKES#${targetId}`,
+
+  // Comments and replies. GSI1SK is the createdAt alone: the service keeps it unique
+  // within a thread, which makes it a cursor that can never skip or repeat.
+  comment: (commentId: string) => ({ PK: `COMMENT#${commentId}`, SK: 'COMMENT' }),
+  commentsOf: (postId: string) => `COMMENTS#${postId}`,
+  repliesOf: (commentId: string) => `REPLIES#${commentId}`,
+
+  // Trace logs, ordered by simTimestamp then by writing order (ULID).
+  trace: (traceId: string) => `TRACE#${traceId}`,
+  log: (traceId: string, simTimestamp: number, logId: string) => ({
+    PK: keys.trace(traceId),
+    SK: `LOG#${sortableNumber(simTimestamp)}#${logId}`,
+  }),
+
+  // Idempotency records of creations, per user and key.
+  idempotency: (userId: string, key: string) => ({ PK: `IDEMPOTENCY#${userId}#${key}`, SK: 'RESPONSE' }),
+
+  // Background cleanup jobs (deleted posts and comments).
+  cleanupJob: (kind: string, id: string) => ({ PK: `CLEANUP#${kind}#${id}`, SK: 'JOB' }),
+};
+
+/**
+ * A fixed-width hex string whose lexical order is the numeric order of any finite
+ * float64 (negative, fractional and huge values included): flip every bit of a
+ * negative number, only the sign bit of a positive one.
+ */
+export function sortableNumber(n: number): string {
+  const buf = Buffer.alloc(8);
+  buf.writeDoubleBE(n === 0 ? 0 : n); // -0 sorts as 0
+  if (buf[0]! & 0x80) for (let i = 0; i < 8; i++) buf[i] = ~buf[i]! & 0xff;
+  else buf[0] = buf[0]! | 0x80;
+  return buf.toString('hex');
+}

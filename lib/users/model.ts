@@ -1,0 +1,83 @@
+// The stored user and the User object of the API. email, bookmarks and blocked_users
+// are private: only the caller's own object carries them (contract section 6).
+export interface UserItem {
+  PK: string;
+  SK: string;
+  type: 'USER';
+  id: string;
+  name: string;
+  username: string;
+  email: string;
+  passwordHash: string;
+  image: string;
+  bio: string;
+  gender: string;
+  emailVerified: boolean;
+  createdAt: string;
+  updatedAt: string;
+  postsCount: number;
+  followersCount: number;
+  followingCount: number;
+  blockedCount: number;
+  GSI3PK: string;
+}
+
+export interface UserEdges {
+  followers: string[];
+  following: string[];
+  bookmarks?: string[];
+  blocked_users?: string[];
+}
+
+export interface BaseUser {
+  _id: string;
+  name: string;
+  username: string;
+  email?: string;
+  image: string;
+  bio: string;
+  gender: string;
+  emailVerified: boolean;
+  followers: string[];
+  following: string[];
+  bookmarks?: string[];
+  blocked_users?: string[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** The fields a profile edit may change, as stored. */
+export const EDITABLE_FIELDS = ['name', 'username', 'bio', 'gender', 'image'] as const;
+export type EditableField = (typeof EDITABLE_FIELDS)[number];
+
+export function toBaseUser(item: UserItem, edges: UserEdges, own: boolean): BaseUser {
+  const base: BaseUser = {
+    _id: item.id,
+    name: item.name,
+    username: item.username,
+    image: item.image,
+    bio: item.bio,
+    gender: item.gender,
+    emailVerified: item.emailVerified,
+    followers: edges.followers,
+    following: edges.following,
+    createdAt: item.createdAt,
+    updatedAt: item.updatedAt,
+  };
+  if (!own) return base;
+  return {
+    ...base,
+    email: item.email,
+    bookmarks: edges.bookmarks ?? [],
+    blocked_users: edges.blocked_users ?? [],
+  };
+}
+
+/** Profile counters, as the single-user profile shows them. */
+export function counters(item: UserItem) {
+  return {
+    postsCount: item.postsCount ?? 0,
+    followersCount: item.followersCount ?? 0,
+    followingCount: item.followingCount ?? 0,
+  };
+}

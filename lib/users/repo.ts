@@ -1,0 +1,93 @@
+// Reading users: by id, by username (any case), and the edge lists embedded in a User
+// object. Edge arrays are assembled from edge items (Queries in parallel), newest first,
+// capped: the exact totals are the *Count fields, the complete lists are the paged
+// list endpoints (docs/ARCHITECTURE.md, "Embedded id arrays").
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { db, TABLE } from '../db/client';
+import { batchGet, itemKey } from '../db/batch';
+import { INDEX, keys } from '../keys';
+import { isId } from '../ids';
+import { toBaseUser, type BaseUser, type UserEdges, type UserItem } from './model';
+
+/** How many ids a User object embeds per array: in a single-user answer, and in a list. */
+export const EMBED_LIMIT = { single: 100, list: 10 } as const;
+
+export async function getUser(userId: string): Promise<UserItem | undefined> {
+  if (!isId(userId)) return undefined;
+  const res = await db.send(new GetCommand({ TableName: TABLE, Key: keys.user(userId.toUpperCase()) }));
+  return res.Item as UserItem | undefined;
+}
+
+/** The user id an identifier names: an id as given, a username through its claim. */
+export async function resolveUserId(identifier: string): Promise<string | undefined> {
+  if (isId(identifier)) return identifier.toUpperCase();
+  const res = await db.send(new GetCommand({ TableName: TABLE, Key: keys.username(identifier) }));
+  return res.Item?.userId as string | undefined;
+}
+
+/** The user an identifier names (id or username in any case), or undefined. */
+export async function resolveUser(identifier: string): Promise<UserItem | undefined> {
+  const id = await resolveUserId(identifier);
+  return id ? getUser(id) : undefined;
+}
+
+export async function getUsers(ids: string[]): Promise<Map<string, UserItem>> {
+  const found = await batchGet<UserItem>(ids.map((id) => keys.user(id)));
+  const byId = new Map<string, UserItem>();
+  for (const id of ids) {
+    const item = found.get(itemKey(keys.user(id)));
+    if (item) byId.set(id, item);
+  }
+  return byId;
+}
+
+/** Ids at the end of an index sort key `<createdAt>#<id>`, newest first. */
+export async function edgeIds(index: 'GSI1' | 'GSI2', partition: string, limit: number): Promise<string[]> {
+  const ids: string[] = [];
+  let start: Record<string, unknown> | undefined;
+  const sk = `${index}SK`;
+  do {
+    const res = await db.send(new QueryCommand({
+      TableName: TABLE,
+      IndexName: INDEX[index],
+      KeyConditionExpression: '#pk = :pk',
+      ExpressionAttributeNames: { '#pk': `${index}PK`, '#sk': sk },
+      ExpressionAttributeValues: { ':pk': partition },
+      ProjectionExpression: '#sk',
+      ScanIndexForward: false,
+      Limit: limit - ids.length,
+      ExclusiveStartKey: start,
+    }));
+    for (const item of res.Items ?? []) ids.push(String(item[sk]).split('#').pop()!);
+    start = res.LastEvaluatedKey;
+  } while (start && ids.length < limit);
+  return ids;
+}
+
+/** Drops post ids whose post no longer exists: a deleted post is never shown as bookmarked. */
+async function livePosts(postIds: string[]): Promise<string[]> {
+  if (!postIds.length) return postIds;
+  const found = await batchGet(postIds.map((id) => keys.post(id)), { projection: 'PK' });
+  return postIds.filter((id) => found.has(itemKey(keys.post(id))));
+}
+
+export async function loadEdges(userId: string, own: boolean, limit: number): Promise<UserEdges> {
+  const [followers, following, bookmarks, blocked] = await Promise.all([
+    edgeIds('GSI2', keys.followersOf(userId), limit),
+    edgeIds('GSI1', keys.followingOf(userId), limit),
+    own ? edgeIds('GSI1', keys.bookmarksOf(userId), limit).then(livePosts) : undefined,
+    own ? edgeIds('GSI1', keys.blocksOf(userId), limit) : undefined,
+  ]);
+  return own ? { followers, following, bookmarks, blocked_users: blocked } : { followers, following };
+}
+
+/** One User object, the private fields only when it is the viewer's own. */
+export async function presentUser(item: UserItem, viewerId: string, limit: number = EMBED_LIMIT.single): Promise<BaseUser> {
+  const own = item.id === viewerId;
+  return toBaseUser(item, await loadEdges(item.id, own, limit), own);
+}
+
+/** User objects of a list, their edge arrays fetched in parallel. */
+export function presentUsers(items: UserItem[], viewerId: string, limit: number = EMBED_LIMIT.list): Promise<BaseUser[]> {
+  return Promise.all(items.map((item) => presentUser(item, viewerId, limit)));
+}

@@ -1,0 +1,155 @@
+// Writing users: registration and profile edits. Each is one transaction holding the
+// user item, its unique claims (username, e-mail), its search index items and its trace
+// record, so uniqueness is atomic and nothing is ever half-written.
+import { TABLE } from '../db/client';
+import { transact, type TxItem } from '../db/transact';
+import { keys } from '../keys';
+import { newId } from '../ids';
+import { Conflict } from '../errors';
+import { logItem } from '../audit/records';
+import { diffState } from '../audit/diff';
+import type { TraceContext } from '../http/trace';
+import type { EditableField, UserItem } from './model';
+import { searchTerms, termKey, type SearchTerm } from './search-terms';
+
+const usernameTaken = () => new Conflict('USERNAME_TAKEN', 'This username is already taken.');
+const emailTaken = () => new Conflict('EMAIL_TAKEN', 'An account with this e-mail address already exists.');
+
+const searchPut = (t: SearchTerm, userId: string): TxItem => ({
+  op: { Put: { TableName: TABLE, Item: { ...keys.search(t.kind, t.term, userId), type: 'SEARCH', kind: t.kind, term: t.term, userId } } },
+});
+const searchDelete = (t: SearchTerm, userId: string): TxItem => ({
+  op: { Delete: { TableName: TABLE, Key: keys.search(t.kind, t.term, userId) } },
+});
+const claimPut = (key: { PK: string; SK: string }, userId: string, onTaken: () => Conflict): TxItem => ({
+  op: {
+    Put: {
+      TableName: TABLE,
+      Item: { ...key, type: 'CLAIM', userId },
+      ConditionExpression: 'attribute_not_exists(PK)',
+    },
+  },
+  onConditionFailed: onTaken,
+});
+
+export interface NewUser {
+  name: string;
+  username: string;
+  email: string;
+  passwordHash: string;
+}
+
+/** What a log record may show of a user: never the hash, never the e-mail. */
+export function auditable(u: Partial<UserItem>): Record<string, unknown> {
+  const { name, username, bio, gender, image } = u;
+  return Object.fromEntries(Object.entries({ name, username, bio, gender, image }).filter(([, v]) => v !== undefined));
+}
+
+export async function registerUser(input: NewUser, trace: TraceContext, payload: Record<string, unknown>): Promise<UserItem> {
+  const now = new Date().toISOString();
+  const id = newId();
+  const user: UserItem = {
+    ...keys.user(id),
+    type: 'USER',
+    id,
+    name: input.name,
+    username: input.username,
+    email: input.email,
+    passwordHash: input.passwordHash,
+    image: '',
+    bio: '',
+    gender: '',
+    emailVerified: false,
+    createdAt: now,
+    updatedAt: now,
+    postsCount: 0,
+    followersCount: 0,
+    followingCount: 0,
+    blockedCount: 0,
+    GSI3PK: keys.popular(id).GSI3PK,
+  };
+  await transact([
+    claimPut(keys.username(user.username), id, usernameTaken),
+    claimPut(keys.email(user.email), id, emailTaken),
+    { op: { Put: { TableName: TABLE, Item: user, ConditionExpression: 'attribute_not_exists(PK)' } } },
+    ...searchTerms(user).map((t) => searchPut(t, id)),
+    logItem(trace, {
+      type: 'USER_REGISTERED',
+      description: `User @${user.username} registered.`,
+      actorId: id,
+      payload,
+      diff: diffState(null, auditable(user)),
+    }),
+  ]);
+  return user;
+}
+
+/** A timestamp strictly after `previous`, so updatedAt always moves forward. */
+export function nextTimestamp(previous: string): string {
+  const now = Date.now();
+  const prev = Date.parse(previous);
+  return new Date(Number.isNaN(prev) || now > prev ? now : prev + 1).toISOString();
+}
+
+export type ProfileChanges = Partial<Record<EditableField, string>>;
+
+/**
+ * Applies a partial profile edit to `current`, optimistically: the update is conditional
+ * on `updatedAt`, so a concurrent edit makes this one fail (the caller retries on a fresh read).
+ */
+export async function editProfile(current: UserItem, changes: ProfileChanges, trace: TraceContext, payload: Record<string, unknown>): Promise<UserItem> {
+  const next: UserItem = { ...current, ...changes, updatedAt: nextTimestamp(current.updatedAt) };
+  const items: TxItem[] = [];
+
+  if (next.username !== current.username) {
+    items.push(
+      claimPut(keys.username(next.username), current.id, usernameTaken),
+      {
+        op: {
+          Delete: {
+            TableName: TABLE,
+            Key: keys.username(current.username),
+            ConditionExpression: 'userId = :me',
+            ExpressionAttributeValues: { ':me': current.id },
+          },
+        },
+      },
+    );
+  }
+  const before = new Map(searchTerms(current).map((t) => [termKey(t), t]));
+  const after = new Map(searchTerms(next).map((t) => [termKey(t), t]));
+  for (const [k, t] of before) if (!after.has(k)) items.push(searchDelete(t, current.id));
+  for (const [k, t] of after) if (!before.has(k)) items.push(searchPut(t, current.id));
+
+  const fields = Object.keys(changes) as EditableField[];
+  const names: Record<string, string> = { '#updatedAt': 'updatedAt' };
+  const values: Record<string, unknown> = { ':updatedAt': next.updatedAt, ':prev': current.updatedAt };
+  for (const f of fields) {
+    names[`#${f}`] = f;
+    values[`:${f}`] = next[f];
+  }
+  items.push({
+    op: {
+      Update: {
+        TableName: TABLE,
+        Key: keys.user(current.id),
+        UpdateExpression: `SET ${['updatedAt', ...fields].map((f) => `#${f} = :${f}`).join(', ')}`,
+        ConditionExpression: '#updatedAt = :prev',
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+      },
+    },
+  });
+  items.push(logItem(trace, {
+    type: 'PROFILE_UPDATED',
+    description: `User @${next.username} updated their profile.`,
+    actorId: current.id,
+    payload,
+    diff: diffState(
+      { ...auditable(current), updatedAt: current.updatedAt },
+      { ...auditable(next), updatedAt: next.updatedAt },
+    ),
+  }));
+  await transact(items);
+  return next;
+}

