@@ -61,7 +61,8 @@ try {
   say(`table ${local.tableName} ${created ? 'created' : 'found'}`);
 
   offline = spawn(process.execPath, [
-    `${root}node_modules/serverless/bin/serverless.js`, 'offline', 'start', '--stage', 'local', '--httpPort', String(port),
+    `${root}node_modules/serverless/bin/serverless.js`, 'offline', 'start', '--stage', 'local',
+    '--httpPort', String(port), '--lambdaPort', String(port + 2), '--websocketPort', String(port + 1),
   ], {
     cwd: root,
     detached: true, // its own process group, so stop() ends its workers too

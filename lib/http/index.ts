@@ -25,6 +25,8 @@ export interface RouteSpec<P extends z.ZodMiniType, Q extends z.ZodMiniType, B e
   auth?: boolean;
   /** Honour the Idempotency-Key header (the creations of contract section 8). */
   idempotent?: boolean;
+  /** One line for the OpenAPI document. */
+  summary?: string;
 }
 
 const CORS = {
@@ -71,7 +73,7 @@ export function http<P extends z.ZodMiniType, Q extends z.ZodMiniType, B extends
     return toResponse(reply);
   };
 
-  return middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, Context>(core)
+  const handler = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, Context>(core)
     .use(httpHeaderNormalizer())
     .use(traceContext())
     .use(httpCors(CORS))
@@ -79,6 +81,8 @@ export function http<P extends z.ZodMiniType, Q extends z.ZodMiniType, B extends
     .use(validation(spec))
     .use(authentication(needsAuth))
     .use(errorEnvelope());
+  // The schemas travel with the handler, so the OpenAPI document is made from them.
+  return Object.assign(handler, { spec });
 }
 
 export function toResponse(reply: ApiReply): APIGatewayProxyStructuredResultV2 {

@@ -1,0 +1,74 @@
+// The stored post and the Post object of the API. `image` is kept exactly as the seed
+// returns it: a JSON-stringified array of URLs. `likes` is assembled from like edges.
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { db, TABLE } from '../db/client';
+import { keys } from '../keys';
+import { isId } from '../ids';
+
+export interface PostItem {
+  PK: string;
+  SK: string;
+  type: 'POST';
+  id: string;
+  author: string;
+  image: string; // JSON-stringified array of URLs
+  image_public_id: string;
+  caption: string;
+  createdAt: string;
+  updatedAt: string;
+  likesCount: number;
+  commentsCount: number;
+  /** createdAt of the newest top-level comment: keeps comment timestamps unique per thread. */
+  lastCommentAt?: string;
+  GSI1PK: string;
+  GSI1SK: string;
+  GSI2PK: string;
+  GSI2SK: string;
+}
+
+export interface Post {
+  _id: string;
+  image: string;
+  image_public_id: string;
+  author: string;
+  caption: string;
+  likes: string[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface PostView extends Post {
+  isLiked: boolean;
+  isBookmarked: boolean;
+  likesCount: number;
+  commentsCount: number;
+}
+
+export function toPost(item: PostItem, likes: string[]): Post {
+  return {
+    _id: item.id,
+    image: item.image,
+    image_public_id: item.image_public_id,
+    author: item.author,
+    caption: item.caption,
+    likes,
+    createdAt: item.createdAt,
+    updatedAt: item.updatedAt,
+  };
+}
+
+export function toPostView(item: PostItem, likes: string[], viewer: { isLiked: boolean; isBookmarked: boolean }): PostView {
+  return {
+    ...toPost(item, likes),
+    isLiked: viewer.isLiked,
+    isBookmarked: viewer.isBookmarked,
+    likesCount: item.likesCount ?? 0,
+    commentsCount: item.commentsCount ?? 0,
+  };
+}
+
+export async function getPost(postId: string): Promise<PostItem | undefined> {
+  if (!isId(postId)) return undefined;
+  const res = await db.send(new GetCommand({ TableName: TABLE, Key: keys.post(postId.toUpperCase()), ConsistentRead: true }));
+  return res.Item as PostItem | undefined;
+}
