@@ -30,7 +30,8 @@ export async function batchGet<T = Record<string, unknown>>(
           [TABLE]: {
             Keys: pending,
             ConsistentRead: opts.consistent ?? true,
-            ...(opts.projection ? { ProjectionExpression: opts.projection, ExpressionAttributeNames: opts.names } : {}),
+            // The key attributes are always projected: results are matched to keys by them.
+            ...(opts.projection ? { ProjectionExpression: `PK, SK, ${opts.projection}`, ExpressionAttributeNames: opts.names } : {}),
           },
         },
       }));

@@ -12,7 +12,7 @@ export interface Relation {
 export async function relations(callerId: string, userIds: string[]): Promise<Map<string, Relation>> {
   const others = [...new Set(userIds)].filter((id) => id !== callerId);
   const wanted: Key[] = others.flatMap((id) => [keys.follow(callerId, id), keys.block(callerId, id), keys.block(id, callerId)]);
-  const found = wanted.length ? await batchGet(wanted, { projection: 'PK' }) : new Map();
+  const found = wanted.length ? await batchGet(wanted, { projection: 'createdAt' }) : new Map();
   const out = new Map<string, Relation>();
   for (const id of userIds) {
     out.set(id, id === callerId

@@ -67,7 +67,7 @@ export async function edgeIds(index: 'GSI1' | 'GSI2', partition: string, limit: 
 /** Drops post ids whose post no longer exists: a deleted post is never shown as bookmarked. */
 async function livePosts(postIds: string[]): Promise<string[]> {
   if (!postIds.length) return postIds;
-  const found = await batchGet(postIds.map((id) => keys.post(id)), { projection: 'PK' });
+  const found = await batchGet(postIds.map((id) => keys.post(id)), { projection: 'createdAt' });
   return postIds.filter((id) => found.has(itemKey(keys.post(id))));
 }
 

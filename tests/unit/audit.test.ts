@@ -1,0 +1,61 @@
+import { redact, REDACTED } from '../../lib/audit/redact';
+import { diffState } from '../../lib/audit/diff';
+import { buildLogRecord } from '../../lib/audit/records';
+
+describe('redact', () => {
+  it('removes every secret-looking key, at any depth, and bearer tokens in values', () => {
+    const out = redact({
+      username: 'ada',
+      password: 'hunter22',
+      nested: { newPassword: 'x', list: [{ accessToken: 'abc' }, 'Bearer eyJabc.def.ghi'] },
+      jwt: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.sig',
+      passwordHash: 'scrypt$1',
+      api_key: 'k',
+    });
+    expect(out).toEqual({
+      username: 'ada',
+      password: REDACTED,
+      nested: { newPassword: REDACTED, list: [{ accessToken: REDACTED }, REDACTED] },
+      jwt: REDACTED,
+      passwordHash: REDACTED,
+      api_key: REDACTED,
+    });
+  });
+
+  it('leaves ordinary values alone and does not modify its input', () => {
+    const input = { bio: 'I like tokens of appreciation', n: 3, ok: true, none: null };
+    expect(redact(input)).toEqual(input);
+    expect(redact(input)).not.toBe(input);
+  });
+});
+
+describe('diffState', () => {
+  it('lists only the changed fields, with their old and new values', () => {
+    expect(diffState({ bio: 'a', name: 'N', gender: '' }, { bio: 'b', name: 'N', gender: 'x' }))
+      .toEqual({ changes: ['bio', 'gender'], before: { bio: 'a', gender: '' }, after: { bio: 'b', gender: 'x' } });
+  });
+
+  it('has an empty before for a creation and an empty after for a deletion', () => {
+    expect(diffState(null, { a: 1 })).toEqual({ before: {}, after: { a: 1 }, changes: ['a'] });
+    expect(diffState({ a: 1 }, null)).toEqual({ before: { a: 1 }, after: {}, changes: ['a'] });
+  });
+
+  it('treats a field that appears or disappears as changed', () => {
+    expect(diffState({ a: 1 }, { b: 2 })).toEqual({ before: { a: 1 }, after: { b: 2 }, changes: ['a', 'b'] });
+  });
+});
+
+describe('buildLogRecord', () => {
+  it('fills the seed fields from the trace context and redacts payload and diff', () => {
+    const rec = buildLogRecord(
+      { traceId: 't-1', scenarioId: 's', stepId: '2', simTimestamp: 12.5 },
+      { type: 'USER_REGISTERED', description: 'x', actorId: 'U1', payload: { body: { password: 'p' } }, diff: diffState(null, { token: 'z' }) },
+    );
+    expect(rec).toMatchObject({
+      traceId: 't-1', scenarioId: 's', stepId: '2', simTimestamp: 12.5, level: 'INFO',
+      action: { type: 'USER_REGISTERED', description: 'x' }, actor: { type: 'user', id: 'U1' },
+      payload: { body: { password: REDACTED } }, stateDiff: { after: { token: REDACTED } },
+    });
+    expect(rec.createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+  });
+});
