@@ -1,13 +1,12 @@
 import { keys } from '../../lib/keys';
 import { call } from '../support/invoke';
-import { makeUsers } from '../support/factories';
 import { queryAll } from '../support/db';
-import { block, blocked, blocks, counters, edgeCounts, follow, followers, following, follows, unblock } from '../support/graph';
+import { block, blocked, blocks, counters, edgeCounts, follow, followers, following, follows, unblock, users } from '../support/graph';
 import { handler as profile } from '../../functions/users/profile';
 
 describe('POST /users/block/{identifier}', () => {
   it('removes follows both ways with their counters, in one step with the block and its record', async () => {
-    const [a, b, c] = await makeUsers(3);
+    const [a, b, c] = await users(3);
     await Promise.all([follow(a, b), follow(b, a), follow(c, a), follow(c, b)]);
     const res = await block(a, b.username.toUpperCase(), { 'X-Trace-Id': `blk-${a.id}` });
     expect(res.status).toBe(200);
@@ -26,7 +25,7 @@ describe('POST /users/block/{identifier}', () => {
   });
 
   it('then refuses follows: 403 FORBIDDEN for the blocker, 404 for the blocked, changing nothing', async () => {
-    const [a, b] = await makeUsers(2);
+    const [a, b] = await users(2);
     await block(a, b);
     const byBlocker = await follow(a, b);
     expect(byBlocker.status).toBe(403);
@@ -41,7 +40,7 @@ describe('POST /users/block/{identifier}', () => {
   });
 
   it('is idempotent, refuses yourself and unknown users', async () => {
-    const [a, b] = await makeUsers(2);
+    const [a, b] = await users(2);
     await block(a, b);
     const again = await block(a, b.id);
     expect(again.status).toBe(200);
@@ -54,7 +53,7 @@ describe('POST /users/block/{identifier}', () => {
   });
 
   it('lets the blocked user block back (decision: both may block each other)', async () => {
-    const [a, b] = await makeUsers(2);
+    const [a, b] = await users(2);
     await block(a, b);
     const back = await block(b, a);
     expect(back.status).toBe(200);
@@ -66,7 +65,7 @@ describe('POST /users/block/{identifier}', () => {
   });
 
   it('races: a block during concurrent follows leaves no follow between them and exact counters', async () => {
-    const [a, b] = await makeUsers(2);
+    const [a, b] = await users(2);
     const ops = [
       ...Array.from({ length: 6 }, () => follow(a, b)),
       ...Array.from({ length: 6 }, () => follow(b, a)),
@@ -87,7 +86,7 @@ describe('POST /users/block/{identifier}', () => {
 
 describe('POST /users/unblock/{identifier}', () => {
   it('removes the block and its counter; follows work again; unblocking again is a 200 no-op', async () => {
-    const [a, b] = await makeUsers(2);
+    const [a, b] = await users(2);
     await block(a, b);
     const res = await unblock(a, b.username);
     expect(res.status).toBe(200);
@@ -107,7 +106,7 @@ describe('POST /users/unblock/{identifier}', () => {
 
 describe('GET /users/blocked', () => {
   it('lists the blocked users newest first, base fields only, count = total, paged', async () => {
-    const [a, b, c, d] = await makeUsers(4);
+    const [a, b, c, d] = await users(4);
     for (const u of [b, c, d]) expect((await block(a, u)).status).toBe(200);
     const first = await blocked(a, { limit: '2' });
     expect(first.status).toBe(200);
@@ -127,9 +126,10 @@ describe('GET /users/blocked', () => {
   });
 
   it('refuses a bad limit or cursor with 400 VALIDATION_ERROR', async () => {
-    const [a] = await makeUsers(1);
-    for (const query of [{ limit: '0' }, { limit: '101' }, { limit: 'x' }, { cursor: 'not a cursor' },
-      { cursor: Buffer.from('{"PK":"USER#x"}').toString('base64url') }, { cursor: 'AAAA' }]) {
+    const [a] = await users(1);
+    const bad: Record<string, string>[] = [{ limit: '0' }, { limit: '101' }, { limit: 'x' }, { cursor: 'not a cursor' },
+      { cursor: Buffer.from('{"PK":"USER#x"}').toString('base64url') }, { cursor: 'AAAA' }];
+    for (const query of bad) {
       const res = await blocked(a, query);
       expect(res.status).toBe(400);
       expect(res.body.code).toBe('VALIDATION_ERROR');
@@ -139,7 +139,7 @@ describe('GET /users/blocked', () => {
 
 describe('block visibility in lists and profiles', () => {
   it('hides the blocker from the blocked: profile and both lists answer 404', async () => {
-    const [a, b] = await makeUsers(2);
+    const [a, b] = await users(2);
     await block(a, b);
     expect((await followers(b, a)).status).toBe(404);
     expect((await following(b, a.username)).status).toBe(404);

@@ -1,15 +1,15 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from '../../lib/db/client';
 import { keys } from '../../lib/keys';
-import { makeUser, makeUsers } from '../support/factories';
+import { makeUser } from '../support/factories';
 import { queryAll } from '../support/db';
-import { block, counters, edgeCounts, follow, follows, unfollow } from '../support/graph';
+import { block, counters, edgeCounts, follow, follows, unfollow, users } from '../support/graph';
 
 const traceRecords = (traceId: string) => queryAll(keys.trace(traceId));
 
 describe('POST /users/follow/{identifier}', () => {
   it('follows by username in any case: one edge, both counters, a USER_FOLLOWED record', async () => {
-    const [a, b] = await makeUsers(2);
+    const [a, b] = await users(2);
     const res = await follow(a, b.username.toUpperCase(), { 'X-Trace-Id': `follow-${a.id}` });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ success: true, message: 'User followed successfully', isFollowing: true, followersCount: 1 });
@@ -26,7 +26,7 @@ describe('POST /users/follow/{identifier}', () => {
   });
 
   it('is idempotent: following twice leaves one edge, answers 200 and records a no-op', async () => {
-    const [a, b] = await makeUsers(2);
+    const [a, b] = await users(2);
     expect((await follow(a, b)).status).toBe(200);
     const again = await follow(a, b.id.toLowerCase(), { 'X-Trace-Id': `again-${a.id}` });
     expect(again.status).toBe(200);
@@ -56,7 +56,7 @@ describe('POST /users/follow/{identifier}', () => {
   });
 
   it('stops at 7,500 followings with 403 FOLLOW_LIMIT_REACHED', async () => {
-    const [a, b, c, d] = await makeUsers(4);
+    const [a, b, c, d] = await users(4);
     expect((await follow(a, d)).status).toBe(200);
     // Not 7,500 real users: the counter is set directly on the user item, which is what the
     // limit condition reads (followingCount < 7500 in the follow transaction).
@@ -86,7 +86,7 @@ describe('POST /users/follow/{identifier}', () => {
   });
 
   it('races: 30 users following one account at once make exactly 30 edges and followersCount 30', async () => {
-    const [star, ...fans] = await makeUsers(31);
+    const [star, ...fans] = await users(31);
     const results = await Promise.all(fans.map((f) => follow(f, star)));
     expect(results.map((r) => r.status)).toEqual(fans.map(() => 200));
     expect(await counters(star!)).toMatchObject({ followersCount: 30 });
@@ -100,7 +100,7 @@ describe('POST /users/follow/{identifier}', () => {
   });
 
   it('races: following and unfollowing one account concurrently keeps counters equal to edges', async () => {
-    const [a, b] = await makeUsers(2);
+    const [a, b] = await users(2);
     const ops = Array.from({ length: 24 }, (_, i) => (i % 2 ? unfollow(a, b) : follow(a, b)));
     const results = await Promise.all(ops);
     expect(results.every((r) => r.status === 200)).toBe(true);
@@ -114,7 +114,7 @@ describe('POST /users/follow/{identifier}', () => {
 
 describe('POST /users/unfollow/{identifier}', () => {
   it('removes the edge and both counters; unfollowing again is a 200 no-op', async () => {
-    const [a, b] = await makeUsers(2);
+    const [a, b] = await users(2);
     await follow(a, b);
     const res = await unfollow(a, b.username);
     expect(res.status).toBe(200);
@@ -134,7 +134,7 @@ describe('POST /users/unfollow/{identifier}', () => {
   });
 
   it('answers 404 when the target blocked the caller or does not exist, 400 for yourself', async () => {
-    const [a, b] = await makeUsers(2);
+    const [a, b] = await users(2);
     await block(b, a);
     expect((await unfollow(a, b)).status).toBe(404);
     expect((await unfollow(a, '01ARZ3NDEKTSV4RRFFQ69G5FAV')).status).toBe(404);

@@ -1,5 +1,5 @@
-import { makeUsers, type TestUser } from '../support/factories';
-import { block, follow, followers, following } from '../support/graph';
+import type { TestUser } from '../support/factories';
+import { block, follow, followers, following, users } from '../support/graph';
 
 const ids = (list: { _id: string }[]) => list.map((u) => u._id);
 
@@ -10,7 +10,7 @@ async function followInOrder(fans: TestUser[], star: TestUser) {
 
 describe('GET /users/{identifier}/followers and /following', () => {
   it('lists followers newest first with isFollowing relative to the caller, no private fields', async () => {
-    const [star, viewer, f1, f2, f3] = await makeUsers(5);
+    const [star, viewer, f1, f2, f3] = await users(5);
     await followInOrder([f1!, f2!, f3!], star!);
     await follow(viewer!, f2!);
     const res = await followers(viewer!, star!.username.toUpperCase());
@@ -27,14 +27,14 @@ describe('GET /users/{identifier}/followers and /following', () => {
   });
 
   it('shows the caller its own object with private fields in a list', async () => {
-    const [star, me] = await makeUsers(2);
+    const [star, me] = await users(2);
     await follow(me!, star!);
     const res = await followers(me!, star!);
     expect(res.body.followers[0]).toMatchObject({ _id: me!.id, email: me!.email, isFollowing: false });
   });
 
   it('lists following newest first', async () => {
-    const [fan, a, b, c] = await makeUsers(4);
+    const [fan, a, b, c] = await users(4);
     for (const u of [a!, b!, c!]) await follow(fan!, u);
     const res = await following(a!, fan!);
     expect(res.status).toBe(200);
@@ -43,7 +43,7 @@ describe('GET /users/{identifier}/followers and /following', () => {
   });
 
   it('walks pages: each follower exactly once, exact hasMore, null cursor at the end', async () => {
-    const [star, viewer, ...fans] = await makeUsers(9);
+    const [star, viewer, ...fans] = await users(9);
     await followInOrder(fans, star!);
     const seen: string[] = [];
     let cursor: string | undefined;
@@ -64,7 +64,7 @@ describe('GET /users/{identifier}/followers and /following', () => {
   });
 
   it('leaves out users on either side of a block with the caller, and still walks every visible one once', async () => {
-    const [star, viewer, ok1, blockedByViewer, blocksViewer, ok2] = await makeUsers(6);
+    const [star, viewer, ok1, blockedByViewer, blocksViewer, ok2] = await users(6);
     await followInOrder([ok1!, blockedByViewer!, blocksViewer!, ok2!], star!);
     await block(viewer!, blockedByViewer!);
     await block(blocksViewer!, viewer!);
@@ -86,7 +86,7 @@ describe('GET /users/{identifier}/followers and /following', () => {
   });
 
   it('answers 404 for an unknown user and 400 for a cursor of another shape', async () => {
-    const [viewer] = await makeUsers(1);
+    const [viewer] = await users(1);
     expect((await followers(viewer!, '01ARZ3NDEKTSV4RRFFQ69G5FAV')).status).toBe(404);
     expect((await following(viewer!, 'no_such_user_here')).status).toBe(404);
     const bad = await followers(viewer!, viewer!, { cursor: Buffer.from('2026-01-01T00:00:00.000Z#x').toString('base64url') });

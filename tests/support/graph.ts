@@ -5,7 +5,7 @@ import { db, TABLE } from '../../lib/db/client';
 import { INDEX, keys } from '../../lib/keys';
 import { call } from './invoke';
 import { getItem } from './db';
-import type { TestUser } from './factories';
+import { makeUsers, type TestUser } from './factories';
 import { handler as followH } from '../../functions/users/follow';
 import { handler as unfollowH } from '../../functions/users/unfollow';
 import { handler as blockH } from '../../functions/users/block';
@@ -69,3 +69,7 @@ export async function edgeCounts(u: TestUser | string) {
 
 export const follows = async (a: TestUser, b: TestUser) => (await getItem(keys.follow(a.id, b.id))) !== undefined;
 export const blocks = async (a: TestUser, b: TestUser) => (await getItem(keys.block(a.id, b.id))) !== undefined;
+
+/** Fresh users, typed so that destructuring the first few needs no checks (the count is the caller's promise). */
+type Many = [TestUser, TestUser, TestUser, TestUser, TestUser, TestUser, TestUser, TestUser, TestUser, ...TestUser[]];
+export const users = async (n: number): Promise<Many> => (await makeUsers(n)) as Many;
