@@ -85,6 +85,19 @@ describe('GET /users/{identifier}/followers and /following', () => {
     expect(fromOther.status).toBe(404);
   });
 
+  it('leaves out followings on either side of a block with the caller', async () => {
+    const [fan, viewer, ok, blockedByViewer, blocksViewer] = await users(5);
+    for (const u of [ok, blockedByViewer, blocksViewer]) await follow(fan, u);
+    await block(viewer, blockedByViewer);
+    await block(blocksViewer, viewer);
+    const res = await following(viewer, fan, { limit: '2' });
+    expect(ids(res.body.following)).toEqual([]);
+    expect(res.body.pagination.hasMore).toBe(true);
+    const rest = await following(viewer, fan, { limit: '2', cursor: res.body.pagination.nextCursor });
+    expect(ids(rest.body.following)).toEqual([ok.id]);
+    expect(rest.body.pagination).toEqual({ hasMore: false, nextCursor: null });
+  });
+
   it('answers 404 for an unknown user and 400 for a cursor of another shape', async () => {
     const [viewer] = await users(1);
     expect((await followers(viewer!, '01ARZ3NDEKTSV4RRFFQ69G5FAV')).status).toBe(404);
