@@ -1,0 +1,19 @@
+import { http } from '../../lib/http';
+import { userListQuery } from '../../lib/fields';
+import { edgePage } from '../../lib/graph/lists';
+import { presentIds } from '../../lib/graph/present';
+
+export const query = userListQuery();
+
+export const handler = http({ query, summary: 'The users the caller blocked, newest first' }, async ({ query, caller }) => {
+  const [me, page] = await Promise.all([caller.user(), edgePage('blocked', caller.userId, query.limit, query.cursor)]);
+  const { users } = await presentIds(page.ids, caller.userId);
+  return {
+    body: {
+      message: 'Blocked users retrieved successfully',
+      data: page.ids.filter((id) => users.has(id)).map((id) => users.get(id)!),
+      count: me.blockedCount ?? 0,
+      pagination: page.pagination,
+    },
+  };
+});

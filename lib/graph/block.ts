@@ -1,0 +1,96 @@
+// Block and unblock. Blocking removes the follows between the two users in both
+// directions, with their counters, in the same transaction as the block edge: the
+// follow edges are read first, then deleted under attribute_exists (or asserted absent
+// under attribute_not_exists), so a follow that lands in between makes the transaction
+// fail and the block is retried on a fresh read. Follow transactions in turn assert
+// that no block exists, so a follow and a block can never both survive.
+import { TABLE } from '../db/client';
+import { ConditionFailed, transact, type TxItem } from '../db/transact';
+import { keys } from '../keys';
+import { NotFound } from '../errors';
+import { logItem, writeLog } from '../audit/records';
+import { diffState, noChange } from '../audit/diff';
+import type { TraceContext } from '../http/trace';
+import { blockEdge, existing, moveCounters, targetExists } from './edges';
+
+const ATTEMPTS = 6;
+
+/** Delete the edge if we saw it, else assert it is still absent: either way the read must still hold. */
+function stillAsRead(key: { PK: string; SK: string }, exists: boolean): TxItem {
+  return exists
+    ? { op: { Delete: { TableName: TABLE, Key: key, ConditionExpression: 'attribute_exists(PK)' } } }
+    : { op: { ConditionCheck: { TableName: TABLE, Key: key, ConditionExpression: 'attribute_not_exists(PK)' } } };
+}
+
+export async function block(callerId: string, targetId: string, trace: TraceContext, payload: Record<string, unknown>): Promise<{ changed: boolean }> {
+  for (let attempt = 1; ; attempt++) {
+    const [userExists, iFollow, theyFollow, alreadyBlocked] = await existing([
+      keys.user(targetId), keys.follow(callerId, targetId), keys.follow(targetId, callerId), keys.block(callerId, targetId),
+    ]);
+    if (!userExists) throw new NotFound('user');
+    if (alreadyBlocked) {
+      await writeLog(trace, {
+        type: 'USER_BLOCKED',
+        description: `User ${callerId} already blocks user ${targetId}; nothing changed.`,
+        actorId: callerId,
+        payload,
+        diff: noChange(),
+      });
+      return { changed: false };
+    }
+    const edge = blockEdge(callerId, targetId, new Date().toISOString());
+    const a = iFollow ? 1 : 0;
+    const b = theyFollow ? 1 : 0;
+    const removed = [iFollow && 'the follow of the blocker', theyFollow && 'the follow of the blocked user'].filter(Boolean);
+    try {
+      await transact([
+        moveCounters(targetId, { followersCount: -a, followingCount: -b }, () => new NotFound('user')),
+        moveCounters(callerId, { blockedCount: 1, followingCount: -a, followersCount: -b }),
+        { op: { Put: { TableName: TABLE, Item: edge, ConditionExpression: 'attribute_not_exists(PK)' } } },
+        stillAsRead(keys.follow(callerId, targetId), iFollow!),
+        stillAsRead(keys.follow(targetId, callerId), theyFollow!),
+        logItem(trace, {
+          type: 'USER_BLOCKED',
+          description: `User ${callerId} blocked user ${targetId}${removed.length ? `, removing ${removed.join(' and ')}` : ''}.`,
+          actorId: callerId,
+          payload,
+          diff: diffState(null, { blockerId: callerId, blockedId: targetId, createdAt: edge.createdAt }),
+        }),
+      ]);
+      return { changed: true };
+    } catch (err) {
+      // The follows or the block moved since we read them: read again.
+      if (!(err instanceof ConditionFailed) || attempt >= ATTEMPTS) throw err;
+    }
+  }
+}
+
+const UNBLOCK_EDGE_INDEX = 1;
+
+export async function unblock(callerId: string, targetId: string, trace: TraceContext, payload: Record<string, unknown>): Promise<{ changed: boolean }> {
+  try {
+    await transact([
+      targetExists(targetId),
+      { op: { Delete: { TableName: TABLE, Key: keys.block(callerId, targetId), ConditionExpression: 'attribute_exists(PK)' } } },
+      moveCounters(callerId, { blockedCount: -1 }),
+      logItem(trace, {
+        type: 'USER_UNBLOCKED',
+        description: `User ${callerId} unblocked user ${targetId}.`,
+        actorId: callerId,
+        payload,
+        diff: diffState({ blockerId: callerId, blockedId: targetId }, null),
+      }),
+    ]);
+    return { changed: true };
+  } catch (err) {
+    if (!(err instanceof ConditionFailed && err.index === UNBLOCK_EDGE_INDEX)) throw err;
+    await writeLog(trace, {
+      type: 'USER_UNBLOCKED',
+      description: `User ${callerId} does not block user ${targetId}; nothing changed.`,
+      actorId: callerId,
+      payload,
+      diff: noChange(),
+    });
+    return { changed: false };
+  }
+}

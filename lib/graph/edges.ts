@@ -1,0 +1,91 @@
+// Small pieces the graph writes share: the edge items of follows and blocks, and the
+// ConditionChecks/Updates that keep counters exact inside one transaction.
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { db, TABLE } from '../db/client';
+import { batchGet, itemKey } from '../db/batch';
+import type { TxItem } from '../db/transact';
+import { keys } from '../keys';
+import { NotFound } from '../errors';
+
+/** A user follows at most this many accounts (contract section 6). */
+export const FOLLOW_LIMIT = 7500;
+
+export function followEdge(followerId: string, followeeId: string, createdAt: string) {
+  return {
+    ...keys.follow(followerId, followeeId),
+    ...keys.followIndexes(followerId, followeeId, createdAt),
+    type: 'FOLLOW',
+    followerId,
+    followeeId,
+    createdAt,
+  };
+}
+
+export function blockEdge(blockerId: string, blockedId: string, createdAt: string) {
+  return {
+    ...keys.block(blockerId, blockedId),
+    ...keys.blockIndexes(blockerId, blockedId, createdAt),
+    type: 'BLOCK',
+    blockerId,
+    blockedId,
+    createdAt,
+  };
+}
+
+/** The target account must exist; its absence is a 404. */
+export const targetExists = (userId: string): TxItem => ({
+  op: { ConditionCheck: { TableName: TABLE, Key: keys.user(userId), ConditionExpression: 'attribute_exists(PK)' } },
+  onConditionFailed: () => new NotFound('user'),
+});
+
+/** Moves counters of a user item by the given deltas; the user must exist. */
+export function moveCounters(userId: string, deltas: Record<string, number>, onMissing?: () => NotFound): TxItem {
+  const names: Record<string, string> = {};
+  const values: Record<string, number> = {};
+  const parts: string[] = [];
+  for (const [field, delta] of Object.entries(deltas)) {
+    if (delta === 0) continue;
+    names[`#${field}`] = field;
+    values[`:${field}`] = delta;
+    parts.push(`#${field} :${field}`);
+  }
+  if (!parts.length) {
+    return {
+      op: { ConditionCheck: { TableName: TABLE, Key: keys.user(userId), ConditionExpression: 'attribute_exists(PK)' } },
+      ...(onMissing ? { onConditionFailed: onMissing } : {}),
+    };
+  }
+  return {
+    op: {
+      Update: {
+        TableName: TABLE,
+        Key: keys.user(userId),
+        UpdateExpression: `ADD ${parts.join(', ')}`,
+        ConditionExpression: 'attribute_exists(PK)',
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+      },
+    },
+    ...(onMissing ? { onConditionFailed: onMissing } : {}),
+  };
+}
+
+/** A user's followersCount, read after a change (strongly consistent). */
+export async function followersCountOf(userId: string): Promise<number> {
+  const res = await db.send(new GetCommand({
+    TableName: TABLE, Key: keys.user(userId), ProjectionExpression: 'followersCount', ConsistentRead: true,
+  }));
+  return Number(res.Item?.followersCount ?? 0);
+}
+
+/** Which of the given edge keys exist, in one consistent BatchGet. */
+export async function existing(edgeKeys: { PK: string; SK: string }[]): Promise<boolean[]> {
+  const found = await batchGet(edgeKeys, { projection: 'createdAt' });
+  return edgeKeys.map((k) => found.has(itemKey(k)));
+}
+
+/** The stored createdAt of an edge, or undefined when it does not exist. */
+export async function edgeCreatedAt(key: { PK: string; SK: string }): Promise<string | undefined> {
+  const res = await db.send(new GetCommand({ TableName: TABLE, Key: key, ProjectionExpression: 'createdAt', ConsistentRead: true }));
+  return res.Item ? String(res.Item.createdAt) : undefined;
+}

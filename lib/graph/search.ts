@@ -1,0 +1,76 @@
+// User search over the prefix index (items keys.search(kind, term, userId), written by
+// registration and profile edits). The query is folded like the indexed terms and split
+// into words like a name:
+//   - one word: usernames starting with it (U partition) and names with a word starting
+//     with it (N partition), two Queries in parallel;
+//   - several words: names having, for every query word, a word starting with it (one N
+//     Query per word, at most MAX_WORDS, intersected). A username has no spaces, so a
+//     multi-word query matches names only.
+// Ranking: exact username, then username prefixes, then name matches; within a group in
+// index order (lexical by term). Each Query reads at most READ_PER_TERM index items, so
+// the work per call is bounded. The query text is only ever a key value: no injection.
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { db, TABLE } from '../db/client';
+import { keys } from '../keys';
+import { EMBED_LIMIT, getUsers, loadEdges } from '../users/repo';
+import { toBaseUser, type BaseUser, type UserEdges } from '../users/model';
+import { nameWords } from '../users/search-terms';
+import { blockedEitherWay, relations } from './relations';
+
+export const SEARCH_BOUNDS = {
+  /** Index items read per term Query (one page, no follow-up pages). */
+  readPerTerm: 100,
+  /** Words of a multi-word query that are looked up; further words are ignored. */
+  maxWords: 4,
+  /** Matches beyond `limit` checked for blocks, so that hidden users can be replaced. */
+  slack: 10,
+} as const;
+
+interface Hit {
+  term: string;
+  userId: string;
+}
+
+async function prefix(kind: 'U' | 'N', word: string): Promise<Hit[]> {
+  const res = await db.send(new QueryCommand({
+    TableName: TABLE,
+    KeyConditionExpression: 'PK = :pk AND begins_with(SK, :q)',
+    ExpressionAttributeValues: { ':pk': keys.searchPartition(kind, word), ':q': word },
+    ProjectionExpression: 'term, userId',
+    Limit: SEARCH_BOUNDS.readPerTerm,
+  }));
+  return (res.Items ?? []).map((i) => ({ term: String(i.term), userId: String(i.userId) }));
+}
+
+/** Matching user ids, best first, each once. */
+async function matches(query: string): Promise<string[]> {
+  const words = nameWords(query).slice(0, SEARCH_BOUNDS.maxWords);
+  if (words.length === 0) return [];
+  const single = words.length === 1;
+  const [usernames, ...names] = await Promise.all([
+    single ? prefix('U', words[0]!) : Promise.resolve([]),
+    ...words.map((w) => prefix('N', w)),
+  ]);
+  const exact = usernames!.filter((h) => h.term === words[0]).map((h) => h.userId);
+  const byUsername = usernames!.map((h) => h.userId);
+  const sets = names.map((hits) => new Set(hits.map((h) => h.userId)));
+  const byName = names[0]!.map((h) => h.userId).filter((id) => sets.every((s) => s.has(id)));
+  return [...new Set([...exact, ...byUsername, ...byName])];
+}
+
+/**
+ * Round trips: the term Queries; then relations, user items and the edge arrays of the
+ * first `limit` matches together; a third only when blocked or vanished users among those
+ * had to be replaced by later matches (their edge arrays are read then).
+ */
+export async function searchUsers(callerId: string, query: string, limit: number): Promise<BaseUser[]> {
+  const ids = (await matches(query)).slice(0, limit + SEARCH_BOUNDS.slack);
+  const edgesOf = (list: string[]) => Promise.all(list.map((id) => loadEdges(id, id === callerId, EMBED_LIMIT.list)));
+  const first = ids.slice(0, limit);
+  const [rels, items, firstEdges] = await Promise.all([relations(callerId, ids), getUsers(ids), edgesOf(first)]);
+  const edges = new Map<string, UserEdges>(first.map((id, i) => [id, firstEdges[i]!]));
+  const chosen = ids.filter((id) => items.has(id) && !blockedEitherWay(rels.get(id))).slice(0, limit);
+  const missing = chosen.filter((id) => !edges.has(id));
+  (await edgesOf(missing)).forEach((e, i) => edges.set(missing[i]!, e));
+  return chosen.map((id) => toBaseUser(items.get(id)!, edges.get(id)!, id === callerId));
+}

@@ -1,0 +1,151 @@
+import { keys } from '../../lib/keys';
+import { call } from '../support/invoke';
+import { queryAll } from '../support/db';
+import { block, blocked, blocks, counters, edgeCounts, follow, followers, following, follows, unblock, users } from '../support/graph';
+import { handler as profile } from '../../functions/users/profile';
+
+describe('POST /users/block/{identifier}', () => {
+  it('removes follows both ways with their counters, in one step with the block and its record', async () => {
+    const [a, b, c] = await users(3);
+    await Promise.all([follow(a, b), follow(b, a), follow(c, a), follow(c, b)]);
+    const res = await block(a, b.username.toUpperCase(), { 'X-Trace-Id': `blk-${a.id}` });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ success: true, message: 'User blocked successfully', isBlocked: true });
+    expect(await follows(a, b)).toBe(false);
+    expect(await follows(b, a)).toBe(false);
+    expect(await blocks(a, b)).toBe(true);
+    // c's follows are untouched.
+    expect(await counters(a)).toEqual({ followersCount: 1, followingCount: 0, blockedCount: 1 });
+    expect(await counters(b)).toEqual({ followersCount: 1, followingCount: 0, blockedCount: 0 });
+    expect(await edgeCounts(a)).toEqual({ followersCount: 1, followingCount: 0, blockedCount: 1 });
+    expect(await edgeCounts(b)).toEqual({ followersCount: 1, followingCount: 0, blockedCount: 0 });
+    const records = await queryAll(keys.trace(`blk-${a.id}`));
+    expect(records).toHaveLength(1);
+    expect(records[0]).toMatchObject({ action: { type: 'USER_BLOCKED' }, actor: { id: a.id }, stateDiff: { before: {} } });
+  });
+
+  it('then refuses follows: 403 FORBIDDEN for the blocker, 404 for the blocked, changing nothing', async () => {
+    const [a, b] = await users(2);
+    await block(a, b);
+    const byBlocker = await follow(a, b);
+    expect(byBlocker.status).toBe(403);
+    expect(byBlocker.body.code).toBe('FORBIDDEN');
+    const byBlocked = await follow(b, a);
+    expect(byBlocked.status).toBe(404);
+    expect(byBlocked.body.code).toBe('NOT_FOUND');
+    expect(await follows(a, b)).toBe(false);
+    expect(await follows(b, a)).toBe(false);
+    expect(await counters(a)).toEqual({ followersCount: 0, followingCount: 0, blockedCount: 1 });
+    expect(await counters(b)).toEqual({ followersCount: 0, followingCount: 0, blockedCount: 0 });
+  });
+
+  it('is idempotent, refuses yourself and unknown users', async () => {
+    const [a, b] = await users(2);
+    await block(a, b);
+    const again = await block(a, b.id);
+    expect(again.status).toBe(200);
+    expect(again.body.isBlocked).toBe(true);
+    expect(await counters(a)).toMatchObject({ blockedCount: 1 });
+    expect((await block(a, a.username)).body.code).toBe('SELF_ACTION');
+    expect((await block(a, '01ARZ3NDEKTSV4RRFFQ69G5FAV')).status).toBe(404);
+    expect(await counters(a)).toMatchObject({ blockedCount: 1 });
+    expect(await edgeCounts(a)).toMatchObject({ blockedCount: 1 });
+  });
+
+  it('lets the blocked user block back (decision: both may block each other)', async () => {
+    const [a, b] = await users(2);
+    await block(a, b);
+    const back = await block(b, a);
+    expect(back.status).toBe(200);
+    expect(await blocks(b, a)).toBe(true);
+    await unblock(a, b);
+    // b's block still stands: a now gets 404 from b's side, b gets 403 following a.
+    expect((await follow(a, b)).status).toBe(404);
+    expect((await follow(b, a)).status).toBe(403);
+  });
+
+  it('races: a block during concurrent follows leaves no follow between them and exact counters', async () => {
+    const [a, b] = await users(2);
+    const ops = [
+      ...Array.from({ length: 6 }, () => follow(a, b)),
+      ...Array.from({ length: 6 }, () => follow(b, a)),
+      block(a, b),
+      ...Array.from({ length: 6 }, () => follow(a, b)),
+      ...Array.from({ length: 6 }, () => follow(b, a)),
+    ];
+    const results = await Promise.all(ops);
+    expect(results.every((r) => [200, 403, 404].includes(r.status))).toBe(true);
+    expect(await blocks(a, b)).toBe(true);
+    expect(await follows(a, b)).toBe(false);
+    expect(await follows(b, a)).toBe(false);
+    expect(await counters(a)).toEqual(await edgeCounts(a));
+    expect(await counters(b)).toEqual(await edgeCounts(b));
+    expect(await counters(a)).toEqual({ followersCount: 0, followingCount: 0, blockedCount: 1 });
+  });
+});
+
+describe('POST /users/unblock/{identifier}', () => {
+  it('removes the block and its counter; follows work again; unblocking again is a 200 no-op', async () => {
+    const [a, b] = await users(2);
+    await block(a, b);
+    const res = await unblock(a, b.username);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ success: true, message: 'User unblocked successfully', isBlocked: false });
+    expect(await blocks(a, b)).toBe(false);
+    expect(await counters(a)).toMatchObject({ blockedCount: 0 });
+    expect((await follow(a, b)).status).toBe(200);
+    expect((await follow(b, a)).status).toBe(200);
+    const again = await unblock(a, b);
+    expect(again.status).toBe(200);
+    expect(again.body.isBlocked).toBe(false);
+    expect(await counters(a)).toMatchObject({ blockedCount: 0 });
+    expect((await unblock(a, a)).body.code).toBe('SELF_ACTION');
+    expect((await unblock(a, '01ARZ3NDEKTSV4RRFFQ69G5FAV')).status).toBe(404);
+  });
+});
+
+describe('GET /users/blocked', () => {
+  it('lists the blocked users newest first, base fields only, count = total, paged', async () => {
+    const [a, b, c, d] = await users(4);
+    for (const u of [b, c, d]) expect((await block(a, u)).status).toBe(200);
+    const first = await blocked(a, { limit: '2' });
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({ success: true, message: 'Blocked users retrieved successfully', count: 3 });
+    expect(first.body.data.map((u: { _id: string }) => u._id)).toEqual([d.id, c.id]);
+    expect(first.body.pagination.hasMore).toBe(true);
+    for (const u of first.body.data) {
+      expect(u).not.toHaveProperty('email');
+      expect(u).not.toHaveProperty('bookmarks');
+      expect(u).not.toHaveProperty('blocked_users');
+      expect(u).not.toHaveProperty('isFollowing');
+    }
+    const second = await blocked(a, { limit: '2', cursor: first.body.pagination.nextCursor });
+    expect(second.body.data.map((u: { _id: string }) => u._id)).toEqual([b.id]);
+    expect(second.body.count).toBe(3);
+    expect(second.body.pagination).toEqual({ hasMore: false, nextCursor: null });
+  });
+
+  it('refuses a bad limit or cursor with 400 VALIDATION_ERROR', async () => {
+    const [a] = await users(1);
+    const bad: Record<string, string>[] = [{ limit: '0' }, { limit: '101' }, { limit: 'x' }, { cursor: 'not a cursor' },
+      { cursor: Buffer.from('{"PK":"USER#x"}').toString('base64url') }, { cursor: 'AAAA' }];
+    for (const query of bad) {
+      const res = await blocked(a, query);
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe('VALIDATION_ERROR');
+    }
+  });
+});
+
+describe('block visibility in lists and profiles', () => {
+  it('hides the blocker from the blocked: profile and both lists answer 404', async () => {
+    const [a, b] = await users(2);
+    await block(a, b);
+    expect((await followers(b, a)).status).toBe(404);
+    expect((await following(b, a.username)).status).toBe(404);
+    expect((await call(profile, 'GET /users/{identifier}', { params: { identifier: a.id }, token: b.token })).status).toBe(404);
+    // The blocker still sees the blocked user's lists.
+    expect((await followers(a, b)).status).toBe(200);
+    expect((await following(a, b)).status).toBe(200);
+  });
+});

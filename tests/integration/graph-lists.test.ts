@@ -1,0 +1,109 @@
+import type { TestUser } from '../support/factories';
+import { block, follow, followers, following, users } from '../support/graph';
+
+const ids = (list: { _id: string }[]) => list.map((u) => u._id);
+
+/** Follows one after another, so the newest-first order is known. */
+async function followInOrder(fans: TestUser[], star: TestUser) {
+  for (const f of fans) expect((await follow(f, star)).status).toBe(200);
+}
+
+describe('GET /users/{identifier}/followers and /following', () => {
+  it('lists followers newest first with isFollowing relative to the caller, no private fields', async () => {
+    const [star, viewer, f1, f2, f3] = await users(5);
+    await followInOrder([f1!, f2!, f3!], star!);
+    await follow(viewer!, f2!);
+    const res = await followers(viewer!, star!.username.toUpperCase());
+    expect(res.status).toBe(200);
+    expect(ids(res.body.followers)).toEqual([f3!.id, f2!.id, f1!.id]);
+    expect(res.body.followers.map((u: { isFollowing: boolean }) => u.isFollowing)).toEqual([false, true, false]);
+    expect(res.body.pagination).toEqual({ hasMore: false, nextCursor: null });
+    for (const u of res.body.followers) {
+      expect(u).not.toHaveProperty('email');
+      expect(u).not.toHaveProperty('bookmarks');
+      expect(u).not.toHaveProperty('blocked_users');
+      expect(u.following).toEqual([star!.id]);
+    }
+  });
+
+  it('shows the caller its own object with private fields in a list', async () => {
+    const [star, me] = await users(2);
+    await follow(me!, star!);
+    const res = await followers(me!, star!);
+    expect(res.body.followers[0]).toMatchObject({ _id: me!.id, email: me!.email, isFollowing: false });
+  });
+
+  it('lists following newest first', async () => {
+    const [fan, a, b, c] = await users(4);
+    for (const u of [a!, b!, c!]) await follow(fan!, u);
+    const res = await following(a!, fan!);
+    expect(res.status).toBe(200);
+    expect(ids(res.body.following)).toEqual([c!.id, b!.id, a!.id]);
+    expect(res.body.following.map((u: { isFollowing: boolean }) => u.isFollowing)).toEqual([false, false, false]);
+  });
+
+  it('walks pages: each follower exactly once, exact hasMore, null cursor at the end', async () => {
+    const [star, viewer, ...fans] = await users(9);
+    await followInOrder(fans, star!);
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    const sizes: number[] = [];
+    for (let page = 0; page < 10; page++) {
+      const res = await followers(viewer!, star!, { limit: '3', ...(cursor ? { cursor } : {}) });
+      expect(res.status).toBe(200);
+      seen.push(...ids(res.body.followers));
+      sizes.push(res.body.followers.length);
+      if (!res.body.pagination.hasMore) {
+        expect(res.body.pagination.nextCursor).toBeNull();
+        break;
+      }
+      cursor = res.body.pagination.nextCursor;
+    }
+    expect(sizes).toEqual([3, 3, 1]);
+    expect(seen).toEqual(fans.map((f) => f.id).reverse());
+  });
+
+  it('leaves out users on either side of a block with the caller, and still walks every visible one once', async () => {
+    const [star, viewer, ok1, blockedByViewer, blocksViewer, ok2] = await users(6);
+    await followInOrder([ok1!, blockedByViewer!, blocksViewer!, ok2!], star!);
+    await block(viewer!, blockedByViewer!);
+    await block(blocksViewer!, viewer!);
+    const all = await followers(viewer!, star!);
+    expect(ids(all.body.followers)).toEqual([ok2!.id, ok1!.id]);
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < 10; page++) {
+      const res = await followers(viewer!, star!, { limit: '1', ...(cursor ? { cursor } : {}) });
+      expect(res.body.followers.length).toBeLessThanOrEqual(1);
+      seen.push(...ids(res.body.followers));
+      if (!res.body.pagination.hasMore) break;
+      cursor = res.body.pagination.nextCursor;
+    }
+    expect(seen).toEqual([ok2!.id, ok1!.id]);
+    // The following lists of the hidden users are hidden from both sides' views the same way.
+    const fromOther = await following(viewer!, blocksViewer!);
+    expect(fromOther.status).toBe(404);
+  });
+
+  it('leaves out followings on either side of a block with the caller', async () => {
+    const [fan, viewer, ok, blockedByViewer, blocksViewer] = await users(5);
+    for (const u of [ok, blockedByViewer, blocksViewer]) await follow(fan, u);
+    await block(viewer, blockedByViewer);
+    await block(blocksViewer, viewer);
+    const res = await following(viewer, fan, { limit: '2' });
+    expect(ids(res.body.following)).toEqual([]);
+    expect(res.body.pagination.hasMore).toBe(true);
+    const rest = await following(viewer, fan, { limit: '2', cursor: res.body.pagination.nextCursor });
+    expect(ids(rest.body.following)).toEqual([ok.id]);
+    expect(rest.body.pagination).toEqual({ hasMore: false, nextCursor: null });
+  });
+
+  it('answers 404 for an unknown user and 400 for a cursor of another shape', async () => {
+    const [viewer] = await users(1);
+    expect((await followers(viewer!, '01ARZ3NDEKTSV4RRFFQ69G5FAV')).status).toBe(404);
+    expect((await following(viewer!, 'no_such_user_here')).status).toBe(404);
+    const bad = await followers(viewer!, viewer!, { cursor: Buffer.from('2026-01-01T00:00:00.000Z#x').toString('base64url') });
+    expect(bad.status).toBe(400);
+    expect(bad.body.details[0].path).toBe('cursor');
+  });
+});
