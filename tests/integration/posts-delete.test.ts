@@ -1,7 +1,7 @@
 import { call, lambdaContext } from '../support/invoke';
-import { makeUser, makeUsers } from '../support/factories';
+import { makeUser } from '../support/factories';
 import { getItem, queryAll } from '../support/db';
-import { makePost } from '../support/posts';
+import { makePost, users } from '../support/posts';
 import { block, comment, indexItems, likeComment } from '../support/graph-fixtures';
 import { handler as del } from '../../functions/posts/delete';
 import { handler as getPostH } from '../../functions/posts/get';
@@ -18,7 +18,7 @@ import { FEED_SHARDS, keys, shardOf } from '../../lib/keys';
 
 describe('DELETE /posts/{post_id}', () => {
   it('only the author may delete (403), a hidden or missing post is 404, and nothing changes', async () => {
-    const [a, b, c] = await makeUsers(3);
+    const [a, b, c] = await users(3);
     const p = await makePost(a);
     await block(a.id, c.id);
     expect((await call(del, 'DELETE /posts/{post_id}', { token: b.token, params: { post_id: p._id } })).status).toBe(403);
@@ -28,7 +28,7 @@ describe('DELETE /posts/{post_id}', () => {
   });
 
   it('removes a post with comments, replies, likes and bookmarks from every read at once; the worker removes every child', async () => {
-    const [author, fan1, fan2] = await makeUsers(3);
+    const [author, fan1, fan2] = await users(3);
     const p = await makePost(author);
     const keep = await makePost(author);
     const shardKey = keys.postCounterShard(shardOf(p._id, FEED_SHARDS));

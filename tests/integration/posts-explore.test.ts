@@ -1,6 +1,6 @@
 import { call } from '../support/invoke';
-import { makeUser, makeUsers } from '../support/factories';
-import { makePost } from '../support/posts';
+import { makeUser } from '../support/factories';
+import { makePost, users } from '../support/posts';
 import { block, follow } from '../support/graph-fixtures';
 import { handler as exploreH } from '../../functions/posts/explore';
 import { handler as like } from '../../functions/posts/like';
@@ -34,7 +34,7 @@ async function stableWalk(token: string, limit: number) {
 
 describe('GET /posts/explore', () => {
   it('leaves out the caller, followed authors and both sides of a block; full walk matches totalPosts exactly', async () => {
-    const [me, followed, blockedByMe, blocksMe, stranger, stranger2] = await makeUsers(6);
+    const [me, followed, blockedByMe, blocksMe, stranger, stranger2] = await users(6);
     const own = await makePost(me);
     const hidden = [await makePost(followed), await makePost(followed), await makePost(blockedByMe), await makePost(blocksMe)];
     const visible = [await makePost(stranger), await makePost(stranger2), await makePost(stranger)];
@@ -57,7 +57,7 @@ describe('GET /posts/explore', () => {
   });
 
   it('keeps exact totals and pages when many posts of followed authors come first', async () => {
-    const [me, prolific, other] = await makeUsers(3);
+    const [me, prolific, other] = await users(3);
     const older = [await makePost(other), await makePost(other)];
     for (let i = 0; i < 30; i++) await makePost(prolific);
     await follow(me.id, prolific.id);

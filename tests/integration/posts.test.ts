@@ -1,7 +1,7 @@
 import { call } from '../support/invoke';
 import { makeUser, makeUsers } from '../support/factories';
 import { getItem, queryAll } from '../support/db';
-import { makePost } from '../support/posts';
+import { makePost, users } from '../support/posts';
 import { block } from '../support/graph-fixtures';
 import { handler as create } from '../../functions/posts/create';
 import { handler as getPostH } from '../../functions/posts/get';
@@ -66,7 +66,7 @@ describe('POST /posts/create', () => {
 
 describe('GET /posts/{post_id} and GET /posts/user/{identifier}', () => {
   it('answers the post with the caller\'s flags and counts', async () => {
-    const [a, b] = await makeUsers(2);
+    const [a, b] = await users(2);
     const p = await makePost(a);
     expect((await call(like, 'POST /posts/like/{post_id}', { token: b.token, params: { post_id: p._id } })).status).toBe(200);
     await call(bookmark, 'POST /posts/bookmark/{post_id}', { token: b.token, params: { post_id: p._id } });
@@ -80,7 +80,7 @@ describe('GET /posts/{post_id} and GET /posts/user/{identifier}', () => {
   });
 
   it('pages an author\'s posts newest first, by id or username, with exact totals', async () => {
-    const [a, b] = await makeUsers(2);
+    const [a, b] = await users(2);
     const ids: string[] = [];
     for (let i = 0; i < 7; i++) ids.push((await makePost(a))._id);
     const newest = [...ids].reverse();
@@ -96,7 +96,7 @@ describe('GET /posts/{post_id} and GET /posts/user/{identifier}', () => {
     const past = await call(userPosts, 'GET /posts/user/{identifier}', { token: b.token, params: { identifier: a.id }, query: { page: '9', limit: '3' } });
     expect(past.body.posts).toEqual([]);
     expect(past.body.pagination.totalPosts).toBe(7);
-    for (const query of [{ page: '0' }, { limit: '0' }, { limit: '51' }, { page: 'x' }, { page: '1.5' }, { other: '1' }]) {
+    for (const query of [{ page: '0' }, { limit: '0' }, { limit: '51' }, { page: 'x' }, { page: '1.5' }, { other: '1' }] as Record<string, string>[]) {
       const bad = await call(userPosts, 'GET /posts/user/{identifier}', { token: b.token, params: { identifier: a.id }, query });
       expect(bad.status).toBe(400);
       expect(bad.body.code).toBe('VALIDATION_ERROR');
@@ -117,7 +117,7 @@ describe('likes and bookmarks', () => {
   });
 
   it('one user liking 20 times at once leaves one like; unlike twice leaves none', async () => {
-    const [a, b] = await makeUsers(2);
+    const [a, b] = await users(2);
     const p = await makePost(a);
     const res = await Promise.all(Array.from({ length: 20 }, () => call(like, 'POST /posts/like/{post_id}', { token: b.token, params: { post_id: p._id } })));
     expect(res.map((r) => r.status)).toEqual(Array(20).fill(200));
@@ -132,7 +132,7 @@ describe('likes and bookmarks', () => {
   });
 
   it('bookmarks idempotently and shows them on the own user only while the post lives', async () => {
-    const [a, b] = await makeUsers(2);
+    const [a, b] = await users(2);
     const p = await makePost(a);
     for (let i = 0; i < 2; i++) {
       const r = await call(bookmark, 'POST /posts/bookmark/{post_id}', { token: b.token, params: { post_id: p._id } });
@@ -147,7 +147,7 @@ describe('likes and bookmarks', () => {
   it('GET /posts/{id}/likes pages likers newest first with isFollowing and leaves out blocked users', async () => {
     const author = await makeUser();
     const p = await makePost(author);
-    const [viewer, ...fans] = await makeUsers(6);
+    const [viewer, ...fans] = await users(6);
     for (const f of fans) await call(like, 'POST /posts/like/{post_id}', { token: f.token, params: { post_id: p._id } });
     await block(viewer.id, fans[4]!.id); // the viewer blocked the newest liker
     const seen: string[] = [];
@@ -169,7 +169,7 @@ describe('likes and bookmarks', () => {
 
 describe('blocks reach posts', () => {
   it('to a user the author blocked, the posts do not exist; the blocker gets 403 on like and bookmark', async () => {
-    const [author, blocked] = await makeUsers(2);
+    const [author, blocked] = await users(2);
     const p = await makePost(author);
     const mine = await makePost(blocked);
     await block(author.id, blocked.id);

@@ -1,6 +1,6 @@
 // Posts through the real handler.
 import { call } from './invoke';
-import type { TestUser } from './factories';
+import { makeUsers, type TestUser } from './factories';
 import { handler as create } from '../../functions/posts/create';
 
 let n = 0;
@@ -11,4 +11,11 @@ export async function makePost(author: TestUser, caption = `post ${++n}`): Promi
   });
   if (res.status !== 201) throw new Error(`create post failed: ${res.status} ${res.text}`);
   return res.body.post;
+}
+
+type Tuple<N extends number, R extends TestUser[] = []> = R['length'] extends N ? R : Tuple<N, [...R, TestUser]>;
+
+/** n fresh users as a tuple, so that destructuring them is typed. */
+export async function users<N extends number>(n: N): Promise<Tuple<N>> {
+  return (await makeUsers(n)) as Tuple<N>;
 }
