@@ -67,7 +67,7 @@ try {
     cwd: root,
     detached: true, // its own process group, so stop() ends its workers too
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, DYNAMODB_ENDPOINT: endpoint, SLS_TELEMETRY_DISABLED: '1', SLS_NOTIFICATIONS_MODE: 'off', STAGE: 'local' },
+    env: { ...process.env, DYNAMODB_ENDPOINT: endpoint, CLEANUP_INVOKE_ENDPOINT: `http://127.0.0.1:${port + 2}`, SLS_TELEMETRY_DISABLED: '1', SLS_NOTIFICATIONS_MODE: 'off', STAGE: 'local' },
   });
   const verbose = args.includes('--verbose');
   offline.stdout.on('data', (d) => { if (verbose || ready) process.stdout.write(d); });

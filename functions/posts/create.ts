@@ -1,0 +1,21 @@
+import { z } from 'zod/mini';
+import { http } from '../../lib/http';
+import { idempotencyItem } from '../../lib/http/idempotency';
+import { buildPost, createPost } from '../../lib/posts/write';
+import { toPost } from '../../lib/posts/model';
+import { caption, imagePublicId, postImage } from '../../lib/posts/fields';
+
+export const createBody = z.strictObject({
+  image: postImage(),
+  caption: z._default(caption(), ''),
+  image_public_id: z._default(imagePublicId(), ''),
+});
+
+export const handler = http({ body: createBody, idempotent: true, summary: 'Create a post' }, async (req) => {
+  const { body, caller, trace, params } = req;
+  await caller.user();
+  const post = buildPost(caller.userId, body);
+  const reply = { status: 201, body: { message: 'Post created successfully', post: toPost(post, []) } };
+  await createPost(post, trace, { params, body }, idempotencyItem(req, reply));
+  return reply;
+});

@@ -1,0 +1,19 @@
+import { z } from 'zod/mini';
+import { http } from '../../lib/http';
+import { id } from '../../lib/fields';
+import { Forbidden } from '../../lib/errors';
+import { visiblePost } from '../../lib/posts/access';
+import { deletePost } from '../../lib/posts/write';
+import { triggerCleanup } from '../../lib/cleanup/trigger';
+
+export const params = z.strictObject({ post_id: id() });
+
+export const handler = http({ params, summary: 'Delete a post (author only)' }, async ({ params, caller, trace }) => {
+  await caller.user();
+  const { post } = await visiblePost(params.post_id, caller.userId);
+  if (post.author !== caller.userId) throw new Forbidden('Only the author can delete a post.');
+  await deletePost(post, trace, { params });
+  // Likes, comments and bookmarks are already unreachable; the worker removes them physically.
+  await triggerCleanup('post', post.id);
+  return { body: { message: 'Post deleted successfully' } };
+});

@@ -1,0 +1,17 @@
+import { z } from 'zod/mini';
+import { http } from '../../lib/http';
+import { id } from '../../lib/fields';
+import { visiblePost } from '../../lib/posts/access';
+import { likePost } from '../../lib/posts/edges';
+import { getPost } from '../../lib/posts/model';
+
+export const params = z.strictObject({ post_id: id() });
+
+export const handler = http({ params, summary: 'Like a post' }, async ({ params, caller, trace }) => {
+  await caller.user();
+  const { post } = await visiblePost(params.post_id, caller.userId);
+  await likePost({ post, callerId: caller.userId, trace, payload: { params } });
+  // Read back: racing likes of others make any count computed here stale.
+  const now = await getPost(post.id);
+  return { body: { message: 'Post liked successfully', isLiked: true, likesCount: now?.likesCount ?? 0 } };
+});

@@ -1,0 +1,14 @@
+import { z } from 'zod/mini';
+import { http } from '../../lib/http';
+import { id } from '../../lib/fields';
+import { visiblePost } from '../../lib/posts/access';
+import { unbookmarkPost } from '../../lib/posts/edges';
+
+export const params = z.strictObject({ post_id: id() });
+
+export const handler = http({ params, summary: 'Remove a bookmark' }, async ({ params, caller, trace }) => {
+  await caller.user();
+  const { post } = await visiblePost(params.post_id, caller.userId);
+  await unbookmarkPost({ post, callerId: caller.userId, trace, payload: { params } });
+  return { body: { message: 'Bookmark removed successfully', isBookmarked: false } };
+});

@@ -1,0 +1,83 @@
+// Drains what a deleted post or comment left behind (lib/cleanup/jobs.ts): each key range
+// is read in Query pages and deleted with BatchWriteItem, page after page, so the work of
+// one page is bounded however many children there are. A COMMENT found in a range first
+// has its own ranges drained (its likes, its replies and theirs) and is deleted after
+// them, so an interrupted run leaves nothing unreachable: the next run finds the comment
+// again and resumes. The job item is deleted last; while it exists the job is unfinished.
+import { DeleteCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { db, TABLE } from '../db/client';
+import { batchWrite, type Key } from '../db/batch';
+import { INDEX, keys } from '../keys';
+import { commentRanges, rangesOf, type CleanupKind, type DrainRange } from './jobs';
+
+export interface DrainOptions {
+  /** Asked before every page: false stops the run (e.g. the Lambda's time is nearly up). */
+  keepGoing: () => boolean;
+  /** Items per Query page (1,000 small items stay well under the 1 MB page). */
+  pageSize?: number;
+}
+
+export interface DrainResult {
+  done: boolean;
+  deleted: number;
+}
+
+const COMMENT_PREFIX = 'COMMENT#';
+const WRITE_PARALLELISM = 8;
+
+async function deleteAll(items: Key[]): Promise<void> {
+  const chunks: Key[][] = [];
+  for (let i = 0; i < items.length; i += 25) chunks.push(items.slice(i, i + 25));
+  for (let i = 0; i < chunks.length; i += WRITE_PARALLELISM) {
+    await Promise.all(chunks.slice(i, i + WRITE_PARALLELISM).map((c) => batchWrite(c.map((Key) => ({ DeleteRequest: { Key } })))));
+  }
+}
+
+const isComment = (item: Record<string, unknown>) => item.SK === 'COMMENT' && String(item.PK).startsWith(COMMENT_PREFIX);
+
+class Drainer {
+  deleted = 0;
+  constructor(private readonly opts: DrainOptions) {}
+
+  /** True when the range is empty (as far as this run can see), false when stopped. */
+  async drain(range: DrainRange): Promise<boolean> {
+    let start: Record<string, unknown> | undefined;
+    do {
+      if (!this.opts.keepGoing()) return false;
+      const res = await db.send(new QueryCommand({
+        TableName: TABLE,
+        ...(range.index ? { IndexName: INDEX[range.index] } : { ConsistentRead: true }),
+        KeyConditionExpression: range.skPrefix ? '#pk = :pk AND begins_with(#sk, :prefix)' : '#pk = :pk',
+        ExpressionAttributeNames: {
+          '#pk': range.index ? `${range.index}PK` : 'PK',
+          ...(range.skPrefix ? { '#sk': 'SK' } : {}),
+        },
+        ExpressionAttributeValues: { ':pk': range.pk, ...(range.skPrefix ? { ':prefix': range.skPrefix } : {}) },
+        ProjectionExpression: range.index ? 'PK, SK, GSI1PK, GSI1SK, GSI2PK, GSI2SK' : 'PK, SK',
+        Limit: this.opts.pageSize ?? 1000,
+        ExclusiveStartKey: start,
+      }));
+      const items = res.Items ?? [];
+      for (const item of items.filter(isComment)) {
+        const commentId = String(item.PK).slice(COMMENT_PREFIX.length);
+        for (const r of commentRanges(commentId)) if (!(await this.drain(r))) return false;
+      }
+      await deleteAll(items.map((i) => ({ PK: String(i.PK), SK: String(i.SK) })));
+      this.deleted += items.length;
+      start = res.LastEvaluatedKey;
+    } while (start);
+    return true;
+  }
+}
+
+/** Runs a cleanup job until it is finished or keepGoing() says stop. Safe to run again, and concurrently. */
+export async function runCleanup(kind: CleanupKind, id: string, opts: DrainOptions): Promise<DrainResult> {
+  const job = await db.send(new GetCommand({ TableName: TABLE, Key: keys.cleanupJob(kind, id), ConsistentRead: true }));
+  if (!job.Item) return { done: true, deleted: 0 };
+  const drainer = new Drainer(opts);
+  for (const range of rangesOf(kind, id)) {
+    if (!(await drainer.drain(range))) return { done: false, deleted: drainer.deleted };
+  }
+  await db.send(new DeleteCommand({ TableName: TABLE, Key: keys.cleanupJob(kind, id) }));
+  return { done: true, deleted: drainer.deleted };
+}

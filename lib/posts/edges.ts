@@ -1,0 +1,139 @@
+// Likes and bookmarks of a post. Each change is ONE transaction: the conditional edge
+// put/delete, the post's likesCount (likes only), checks that no block stands between
+// the caller and the author, and the trace record. An edge that already is (or is not)
+// there fails its condition, and the request becomes a logged no-op: liking twice
+// leaves one like and the counter exact, however many requests race.
+import { TABLE } from '../db/client';
+import { ConditionFailed, transact, type TxItem } from '../db/transact';
+import { keys } from '../keys';
+import { Forbidden, NotFound } from '../errors';
+import { logItem, writeLog } from '../audit/records';
+import { diffState, noChange } from '../audit/diff';
+import type { TraceContext } from '../http/trace';
+import type { PostItem } from './model';
+
+export interface EdgeContext {
+  post: PostItem;
+  callerId: string;
+  trace: TraceContext;
+  payload: Record<string, unknown>;
+}
+
+const absent = (key: { PK: string; SK: string }, error: () => NotFound | Forbidden): TxItem => ({
+  op: { ConditionCheck: { TableName: TABLE, Key: key, ConditionExpression: 'attribute_not_exists(PK)' } },
+  onConditionFailed: error,
+});
+
+/**
+ * No block between caller and author: the author's block hides the post (404); the
+ * caller's own block forbids liking and bookmarking (403) but not undoing them.
+ */
+function blockChecks(c: EdgeContext, callerBlockForbids: boolean): TxItem[] {
+  if (c.post.author === c.callerId) return [];
+  const checks = [absent(keys.block(c.post.author, c.callerId), () => new NotFound('post'))];
+  if (callerBlockForbids) checks.push(absent(keys.block(c.callerId, c.post.author), () => new Forbidden('You blocked the author of this post.')));
+  return checks;
+}
+
+const likesCountStep = (postId: string, by: 1 | -1): TxItem => ({
+  op: {
+    Update: {
+      TableName: TABLE,
+      Key: keys.post(postId),
+      UpdateExpression: 'ADD likesCount :by',
+      ConditionExpression: 'attribute_exists(PK)',
+      ExpressionAttributeValues: { ':by': by },
+    },
+  },
+  onConditionFailed: () => new NotFound('post'),
+});
+
+const postExists = (postId: string): TxItem => ({
+  op: { ConditionCheck: { TableName: TABLE, Key: keys.post(postId), ConditionExpression: 'attribute_exists(PK)' } },
+  onConditionFailed: () => new NotFound('post'),
+});
+
+interface Mutation {
+  type: string;
+  description: string;
+  /** Items whose failure is an error (checks, counters). */
+  guards: TxItem[];
+  /** The edge put/delete; its failed condition makes the request a no-op. */
+  edge: TxItem;
+  /** Counter steps that only apply when the edge changes. */
+  steps: TxItem[];
+  diff: ReturnType<typeof diffState>;
+}
+
+/** Runs a mutation; true when it changed something, false for an (audited) no-op. */
+async function apply(c: EdgeContext, m: Mutation): Promise<boolean> {
+  const log = { type: m.type, description: m.description, actorId: c.callerId, payload: c.payload };
+  const items = [...m.guards, ...m.steps, m.edge, logItem(c.trace, { ...log, diff: m.diff })];
+  const edgeIndex = m.guards.length + m.steps.length;
+  try {
+    await transact(items);
+    return true;
+  } catch (err) {
+    if (!(err instanceof ConditionFailed) || err.index !== edgeIndex) throw err;
+    // The guards passed (they come first and would have failed first): only the edge was already as asked.
+    await writeLog(c.trace, { ...log, description: `${m.description} (no change)`, diff: noChange() });
+    return false;
+  }
+}
+
+const likeEdge = (c: EdgeContext, createdAt: string) => ({
+  ...keys.postLike(c.post.id, c.callerId),
+  ...keys.likeIndexes(c.post.id, c.callerId, createdAt),
+  type: 'LIKE', postId: c.post.id, userId: c.callerId, createdAt,
+});
+
+export function likePost(c: EdgeContext): Promise<boolean> {
+  const edge = likeEdge(c, new Date().toISOString());
+  return apply(c, {
+    type: 'POST_LIKED',
+    description: 'A post was liked.',
+    guards: blockChecks(c, true),
+    steps: [likesCountStep(c.post.id, 1)],
+    edge: { op: { Put: { TableName: TABLE, Item: edge, ConditionExpression: 'attribute_not_exists(PK)' } } },
+    diff: diffState(null, { postId: edge.postId, userId: edge.userId, createdAt: edge.createdAt }),
+  });
+}
+
+export function unlikePost(c: EdgeContext): Promise<boolean> {
+  return apply(c, {
+    type: 'POST_UNLIKED',
+    description: 'A post was unliked.',
+    guards: blockChecks(c, false),
+    steps: [likesCountStep(c.post.id, -1)],
+    edge: { op: { Delete: { TableName: TABLE, Key: keys.postLike(c.post.id, c.callerId), ConditionExpression: 'attribute_exists(PK)' } } },
+    diff: diffState({ postId: c.post.id, userId: c.callerId }, null),
+  });
+}
+
+export function bookmarkPost(c: EdgeContext): Promise<boolean> {
+  const createdAt = new Date().toISOString();
+  const item = {
+    ...keys.bookmark(c.callerId, c.post.id),
+    ...keys.bookmarkIndexes(c.callerId, c.post.id, createdAt),
+    type: 'BOOKMARK', userId: c.callerId, postId: c.post.id, createdAt,
+  };
+  return apply(c, {
+    type: 'POST_BOOKMARKED',
+    description: 'A post was bookmarked.',
+    guards: [...blockChecks(c, true), postExists(c.post.id)],
+    steps: [],
+    edge: { op: { Put: { TableName: TABLE, Item: item, ConditionExpression: 'attribute_not_exists(PK)' } } },
+    diff: diffState(null, { postId: c.post.id, userId: c.callerId, createdAt }),
+  });
+}
+
+export function unbookmarkPost(c: EdgeContext): Promise<boolean> {
+  return apply(c, {
+    type: 'POST_UNBOOKMARKED',
+    description: 'A bookmark was removed.',
+    guards: blockChecks(c, false),
+    steps: [],
+    edge: { op: { Delete: { TableName: TABLE, Key: keys.bookmark(c.callerId, c.post.id), ConditionExpression: 'attribute_exists(PK)' } } },
+    diff: diffState({ postId: c.post.id, userId: c.callerId }, null),
+  });
+}

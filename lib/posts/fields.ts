@@ -1,0 +1,40 @@
+// The post fields of contract section 4. `image` arrives in any of three forms (the seed's
+// JSON-stringified array, a real JSON array, a single URL string) and always leaves as the
+// JSON-stringified array, so storage and answers have one form.
+import { z } from 'zod/mini';
+import { isHttpUrl, text } from '../fields';
+
+export const MAX_IMAGES = 20;
+
+/** The URLs an `image` input names, or a sentence saying what is wrong with it. */
+export function imageUrls(input: unknown): string[] | string {
+  let list: unknown = input;
+  if (typeof input === 'string') {
+    const s = input.trim();
+    if (s.startsWith('[')) {
+      try { list = JSON.parse(s); } catch { return 'must be a JSON array of URLs, an array, or a single URL'; }
+    } else {
+      list = [s];
+    }
+  }
+  if (!Array.isArray(list)) return 'must be a JSON array of URLs, an array, or a single URL';
+  if (list.length < 1 || list.length > MAX_IMAGES) return `must hold 1-${MAX_IMAGES} image URLs`;
+  const urls: string[] = [];
+  for (const u of list) {
+    if (typeof u !== 'string' || !isHttpUrl(u.trim())) return 'every image must be an absolute http or https URL of at most 2048 characters';
+    urls.push(u.trim());
+  }
+  return urls;
+}
+
+export const postImage = () =>
+  z.pipe(
+    z.union([z.string(), z.array(z.unknown())]).check(z.superRefine((v, ctx) => {
+      const r = imageUrls(v);
+      if (typeof r === 'string') ctx.issues.push({ code: 'custom', message: r, input: v });
+    })),
+    z.transform((v) => JSON.stringify(imageUrls(v) as string[])),
+  );
+
+export const caption = () => text(0, 2200);
+export const imagePublicId = () => z.string().check(z.trim(), z.maxLength(2048));

@@ -1,0 +1,100 @@
+// Creating and deleting posts. Each is one transaction: the post item (with its author
+// list and feed index keys), the author's postsCount, one shard of the global post
+// counter and the trace record, so explore's totals (counters) always match its items.
+import { decodeTime } from 'ulid';
+import { TABLE } from '../db/client';
+import { transact, type TxItem } from '../db/transact';
+import { FEED_SHARDS, keys, shardOf } from '../keys';
+import { newId } from '../ids';
+import { NotFound } from '../errors';
+import { logItem } from '../audit/records';
+import { diffState } from '../audit/diff';
+import { cleanupJobItem } from '../cleanup/jobs';
+import type { TraceContext } from '../http/trace';
+import type { PostItem } from './model';
+
+export interface NewPost {
+  image: string;
+  caption: string;
+  image_public_id: string;
+}
+
+/** What a log record shows of a post. */
+const auditable = (p: PostItem) => ({
+  _id: p.id, author: p.author, image: p.image, image_public_id: p.image_public_id, caption: p.caption, createdAt: p.createdAt,
+});
+
+// A counter step; `guard` keeps it exact: the record must exist, or must stay >= 0.
+const counter = (key: { PK: string; SK: string }, attr: string, by: 1 | -1, guard?: 'exists' | 'positive'): TxItem => ({
+  op: {
+    Update: {
+      TableName: TABLE,
+      Key: key,
+      UpdateExpression: 'ADD #c :by',
+      ExpressionAttributeNames: { '#c': attr },
+      ExpressionAttributeValues: { ':by': by, ...(guard === 'positive' ? { ':zero': 0 } : {}) },
+      ...(guard === 'exists' ? { ConditionExpression: 'attribute_exists(PK)' } : {}),
+      ...(guard === 'positive' ? { ConditionExpression: '#c > :zero' } : {}),
+    },
+  },
+});
+
+/** The post item a creation will put; built first so the answer can join the transaction. */
+export function buildPost(authorId: string, input: NewPost): PostItem {
+  const id = newId();
+  // createdAt is the id's own time, so "newest first by id" and "by createdAt" never disagree.
+  const createdAt = new Date(decodeTime(id)).toISOString();
+  return {
+    ...keys.post(id),
+    ...keys.postIndexes(id, authorId),
+    type: 'POST',
+    id,
+    author: authorId,
+    image: input.image,
+    image_public_id: input.image_public_id,
+    caption: input.caption,
+    createdAt,
+    updatedAt: createdAt,
+    likesCount: 0,
+    commentsCount: 0,
+  };
+}
+
+export async function createPost(post: PostItem, trace: TraceContext, payload: Record<string, unknown>, extra: TxItem[]): Promise<void> {
+  await transact([
+    { op: { Put: { TableName: TABLE, Item: post, ConditionExpression: 'attribute_not_exists(PK)' } } },
+    counter(keys.user(post.author), 'postsCount', 1, 'exists'),
+    counter(keys.postCounterShard(shardOf(post.id, FEED_SHARDS)), 'count', 1),
+    logItem(trace, {
+      type: 'POST_CREATED',
+      description: 'A post was created.',
+      actorId: post.author,
+      payload,
+      diff: diffState(null, auditable(post)),
+    }),
+    ...extra,
+  ]);
+}
+
+/**
+ * Removes the post itself (so every read stops showing it at once), its counters and
+ * writes the cleanup job for its likes, comments and bookmarks, all in one transaction.
+ */
+export async function deletePost(post: PostItem, trace: TraceContext, payload: Record<string, unknown>): Promise<void> {
+  await transact([
+    {
+      op: { Delete: { TableName: TABLE, Key: keys.post(post.id), ConditionExpression: 'attribute_exists(PK)' } },
+      onConditionFailed: () => new NotFound('post'),
+    },
+    counter(keys.user(post.author), 'postsCount', -1, 'positive'),
+    counter(keys.postCounterShard(shardOf(post.id, FEED_SHARDS)), 'count', -1, 'positive'),
+    cleanupJobItem('post', post.id),
+    logItem(trace, {
+      type: 'POST_DELETED',
+      description: 'A post was deleted.',
+      actorId: post.author,
+      payload,
+      diff: diffState(auditable(post), null),
+    }),
+  ]);
+}

@@ -1,0 +1,112 @@
+import { call, lambdaContext } from '../support/invoke';
+import { makeUser } from '../support/factories';
+import { getItem, queryAll } from '../support/db';
+import { makePost, users } from '../support/posts';
+import { block, comment, indexItems, likeComment } from '../support/graph-fixtures';
+import { handler as del } from '../../functions/posts/delete';
+import { handler as getPostH } from '../../functions/posts/get';
+import { handler as like } from '../../functions/posts/like';
+import { handler as bookmark } from '../../functions/posts/bookmark';
+import { handler as likesH } from '../../functions/posts/likes';
+import { handler as userPosts } from '../../functions/posts/user';
+import { handler as exploreH } from '../../functions/posts/explore';
+import { handler as me } from '../../functions/users/me';
+import { handler as worker } from '../../functions/cleanup/worker';
+import { runCleanup } from '../../lib/cleanup/worker';
+import { batchWrite } from '../../lib/db/batch';
+import { FEED_SHARDS, keys, shardOf } from '../../lib/keys';
+
+describe('DELETE /posts/{post_id}', () => {
+  it('only the author may delete (403), a hidden or missing post is 404, and nothing changes', async () => {
+    const [a, b, c] = await users(3);
+    const p = await makePost(a);
+    await block(a.id, c.id);
+    expect((await call(del, 'DELETE /posts/{post_id}', { token: b.token, params: { post_id: p._id } })).status).toBe(403);
+    expect((await call(del, 'DELETE /posts/{post_id}', { token: c.token, params: { post_id: p._id } })).status).toBe(404);
+    expect(await getItem(keys.post(p._id))).toBeDefined();
+    expect((await getItem(keys.user(a.id)))!.postsCount).toBe(1);
+  });
+
+  it('removes a post with comments, replies, likes and bookmarks from every read at once; the worker removes every child', async () => {
+    const [author, fan1, fan2] = await users(3);
+    const p = await makePost(author);
+    const keep = await makePost(author);
+    const shardKey = keys.postCounterShard(shardOf(p._id, FEED_SHARDS));
+    for (const f of [fan1, fan2]) {
+      await call(like, 'POST /posts/like/{post_id}', { token: f.token, params: { post_id: p._id } });
+      await call(bookmark, 'POST /posts/bookmark/{post_id}', { token: f.token, params: { post_id: p._id } });
+    }
+    const c1 = await comment(p._id, fan1.id);
+    const c2 = await comment(p._id, fan2.id);
+    const r1 = await comment(p._id, author.id, c1.id);
+    await likeComment(c1.id, fan2.id);
+    await likeComment(r1.id, fan1.id);
+
+    const shardBefore = Number((await getItem(shardKey))!.count);
+    const res = await call(del, 'DELETE /posts/{post_id}', { token: author.token, params: { post_id: p._id } });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ success: true, message: 'Post deleted successfully' });
+    expect(Number((await getItem(shardKey))!.count)).toBe(shardBefore - 1);
+    expect((await getItem(keys.user(author.id)))!.postsCount).toBe(1);
+    expect(await getItem(keys.cleanupJob('post', p._id))).toMatchObject({ kind: 'post', targetId: p._id });
+
+    // Gone from every read at once.
+    const params = { post_id: p._id };
+    expect((await call(getPostH, 'GET /posts/{post_id}', { token: fan1.token, params })).status).toBe(404);
+    expect((await call(like, 'POST /posts/like/{post_id}', { token: fan1.token, params })).status).toBe(404);
+    expect((await call(likesH, 'GET /posts/{post_id}/likes', { token: fan1.token, params })).status).toBe(404);
+    expect((await call(del, 'DELETE /posts/{post_id}', { token: author.token, params })).status).toBe(404);
+    const list = await call(userPosts, 'GET /posts/user/{identifier}', { token: fan1.token, params: { identifier: author.id } });
+    expect(list.body.posts.map((x: { _id: string }) => x._id)).toEqual([keep._id]);
+    expect(list.body.pagination.totalPosts).toBe(1);
+    const own = await call(me, 'GET /users/me', { token: fan1.token });
+    expect(own.body.user.bookmarks).toEqual([]);
+    const ex = await call(exploreH, 'GET /posts/explore', { token: fan1.token, query: { limit: '50' } });
+    expect(ex.body.posts.map((x: { _id: string }) => x._id)).not.toContain(p._id);
+
+    // Children still exist until the worker runs (no Lambda runtime in tests: run it directly).
+    expect((await queryAll(`POST#${p._id}`)).length).toBe(2);
+    const out = await worker({ kind: 'post', id: p._id }, { ...lambdaContext(), getRemainingTimeInMillis: () => 300_000 });
+    expect(out.done).toBe(true);
+    expect(out.deleted).toBe(2 + 2 + 2 + 1 + 2); // likes, bookmarks, comments, reply, comment likes
+    expect(await queryAll(`POST#${p._id}`)).toEqual([]);
+    for (const c of [c1, c2, r1]) expect(await queryAll(`COMMENT#${c.id}`)).toEqual([]);
+    expect(await indexItems('GSI1', keys.commentsOf(p._id))).toEqual([]);
+    expect(await indexItems('GSI1', keys.repliesOf(c1.id))).toEqual([]);
+    expect(await indexItems('GSI2', keys.bookmarkedByOf(p._id))).toEqual([]);
+    expect(await indexItems('GSI1', keys.likesOf(p._id))).toEqual([]);
+    expect(await getItem(keys.bookmark(fan1.id, p._id))).toBeUndefined();
+    expect(await getItem(keys.cleanupJob('post', p._id))).toBeUndefined();
+    // The kept post and its author are untouched.
+    expect(await getItem(keys.post(keep._id))).toBeDefined();
+  });
+
+  it('the worker drains thousands of likes across interrupted runs and finishes', async () => {
+    const author = await makeUser();
+    const p = await makePost(author);
+    const N = 2500;
+    const now = new Date().toISOString();
+    await batchWrite(Array.from({ length: N }, (_, i) => {
+      const uid = `01FAKEUSER${String(i).padStart(16, '0')}`;
+      return { PutRequest: { Item: { ...keys.postLike(p._id, uid), ...keys.likeIndexes(p._id, uid, now), type: 'LIKE', userId: uid, createdAt: now } } };
+    }));
+    expect((await call(del, 'DELETE /posts/{post_id}', { token: author.token, params: { post_id: p._id } })).status).toBe(200);
+    let runs = 0;
+    let deleted = 0;
+    for (;;) {
+      runs++;
+      let pages = 0;
+      // Each run stops after three pages, as a Lambda running out of time would.
+      const r = await runCleanup('post', p._id, { keepGoing: () => pages++ < 3, pageSize: 200 });
+      deleted += r.deleted;
+      if (r.done) break;
+      expect(runs).toBeLessThan(50);
+    }
+    expect(runs).toBeGreaterThan(1);
+    expect(deleted).toBe(N);
+    expect(await queryAll(`POST#${p._id}`)).toEqual([]);
+    expect(await getItem(keys.cleanupJob('post', p._id))).toBeUndefined();
+    // A job that is already finished is a no-op.
+    expect(await runCleanup('post', p._id, { keepGoing: () => true })).toEqual({ done: true, deleted: 0 });
+  });
+});

@@ -1,0 +1,192 @@
+import { call } from '../support/invoke';
+import { makeUser, makeUsers } from '../support/factories';
+import { getItem, queryAll } from '../support/db';
+import { makePost, users } from '../support/posts';
+import { block } from '../support/graph-fixtures';
+import { handler as create } from '../../functions/posts/create';
+import { handler as getPostH } from '../../functions/posts/get';
+import { handler as userPosts } from '../../functions/posts/user';
+import { handler as like } from '../../functions/posts/like';
+import { handler as unlike } from '../../functions/posts/unlike';
+import { handler as bookmark } from '../../functions/posts/bookmark';
+import { handler as unbookmark } from '../../functions/posts/unbookmark';
+import { handler as likesH } from '../../functions/posts/likes';
+import { handler as trace } from '../../functions/logs/trace';
+import { FEED_SHARDS, keys, shardOf } from '../../lib/keys';
+
+const img = JSON.stringify(['https://cdn.example.test/a.jpg']);
+const likeEdges = async (postId: string) => (await queryAll(`POST#${postId}`)).filter((i) => String(i.SK).startsWith('LIKE#'));
+
+describe('POST /posts/create', () => {
+  it('creates the post, moves the counters and writes the log record', async () => {
+    const u = await makeUser();
+    const traceId = `t-${u.id}`;
+    const shardBefore = Number((await getItem(keys.postCounterShard(0)))?.count ?? 0);
+    const res = await call(create, 'POST /posts/create', {
+      token: u.token, headers: { 'X-Trace-Id': traceId },
+      body: { image: ['https://cdn.example.test/1.jpg', 'https://cdn.example.test/2.jpg'], caption: '  hello  ' },
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.message).toBe('Post created successfully');
+    const post = res.body.post;
+    expect(Object.keys(post).sort()).toEqual(['_id', 'author', 'caption', 'createdAt', 'image', 'image_public_id', 'likes', 'updatedAt']);
+    expect(post).toMatchObject({ author: u.id, caption: 'hello', image_public_id: '', likes: [], image: '["https://cdn.example.test/1.jpg","https://cdn.example.test/2.jpg"]' });
+    expect(post.createdAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+    expect((await getItem(keys.user(u.id)))!.postsCount).toBe(1);
+    const item = await getItem(keys.post(post._id));
+    expect(item).toMatchObject({ GSI1PK: keys.postsOf(u.id), GSI2PK: keys.feedShard(shardOf(post._id, FEED_SHARDS)) });
+    if (shardOf(post._id, FEED_SHARDS) === 0) expect((await getItem(keys.postCounterShard(0)))!.count).toBeGreaterThan(shardBefore);
+    const logs = await call(trace, 'GET /logs/trace/{traceId}', { token: u.token, params: { traceId } });
+    expect(logs.body.data.logs.map((l: { action: { type: string } }) => l.action.type)).toEqual(['POST_CREATED']);
+  });
+
+  it('refuses bad images with 400 and writes nothing', async () => {
+    const u = await makeUser();
+    for (const image of ['javascript:alert(1)', 'data:image/png;base64,AA', '/relative.jpg', '[]', ['ftp://x.test/a.jpg']]) {
+      const res = await call(create, 'POST /posts/create', { token: u.token, body: { image } });
+      expect(res.status).toBe(400);
+      expect(res.body.details[0].path).toBe('image');
+    }
+    expect((await getItem(keys.user(u.id)))!.postsCount).toBe(0);
+  });
+
+  it('ten concurrent creates with one Idempotency-Key create one post and answer the same', async () => {
+    const u = await makeUser();
+    const results = await Promise.all(Array.from({ length: 10 }, () => call(create, 'POST /posts/create', {
+      token: u.token, headers: { 'Idempotency-Key': `key-${u.id}` }, body: { image: img, caption: 'once' },
+    })));
+    expect(results.map((r) => r.status)).toEqual(Array(10).fill(201));
+    expect(new Set(results.map((r) => r.body.post._id)).size).toBe(1);
+    expect(new Set(results.map((r) => r.text)).size).toBe(1);
+    expect((await getItem(keys.user(u.id)))!.postsCount).toBe(1);
+    const list = await call(userPosts, 'GET /posts/user/{identifier}', { token: u.token, params: { identifier: u.id } });
+    expect(list.body.posts).toHaveLength(1);
+  });
+});
+
+describe('GET /posts/{post_id} and GET /posts/user/{identifier}', () => {
+  it('answers the post with the caller\'s flags and counts', async () => {
+    const [a, b] = await users(2);
+    const p = await makePost(a);
+    expect((await call(like, 'POST /posts/like/{post_id}', { token: b.token, params: { post_id: p._id } })).status).toBe(200);
+    await call(bookmark, 'POST /posts/bookmark/{post_id}', { token: b.token, params: { post_id: p._id } });
+    const asB = await call(getPostH, 'GET /posts/{post_id}', { token: b.token, params: { post_id: p._id } });
+    expect(asB.status).toBe(200);
+    expect(asB.body.post).toMatchObject({ _id: p._id, likes: [b.id], isLiked: true, isBookmarked: true, likesCount: 1, commentsCount: 0 });
+    const asA = await call(getPostH, 'GET /posts/{post_id}', { token: a.token, params: { post_id: p._id } });
+    expect(asA.body.post).toMatchObject({ isLiked: false, isBookmarked: false, likesCount: 1 });
+    expect((await call(getPostH, 'GET /posts/{post_id}', { token: a.token, params: { post_id: '01ARZ3NDEKTSV4RRFFQ69G5FAV' } })).status).toBe(404);
+    expect((await call(getPostH, 'GET /posts/{post_id}', { token: a.token, params: { post_id: 'nope' } })).status).toBe(400);
+  });
+
+  it('pages an author\'s posts newest first, by id or username, with exact totals', async () => {
+    const [a, b] = await users(2);
+    const ids: string[] = [];
+    for (let i = 0; i < 7; i++) ids.push((await makePost(a))._id);
+    const newest = [...ids].reverse();
+    const seen: string[] = [];
+    for (let page = 1; page <= 3; page++) {
+      const res = await call(userPosts, 'GET /posts/user/{identifier}', { token: b.token, params: { identifier: page === 2 ? a.username.toUpperCase() : a.id }, query: { page: String(page), limit: '3' } });
+      expect(res.status).toBe(200);
+      expect(res.body.pagination).toEqual({ currentPage: page, totalPages: 3, totalPosts: 7, hasNextPage: page < 3, hasPrevPage: page > 1 });
+      seen.push(...res.body.posts.map((p: { _id: string }) => p._id));
+      for (const p of res.body.posts) expect(p).toMatchObject({ isLiked: false, isBookmarked: false, likesCount: 0, commentsCount: 0 });
+    }
+    expect(seen).toEqual(newest);
+    const past = await call(userPosts, 'GET /posts/user/{identifier}', { token: b.token, params: { identifier: a.id }, query: { page: '9', limit: '3' } });
+    expect(past.body.posts).toEqual([]);
+    expect(past.body.pagination.totalPosts).toBe(7);
+    for (const query of [{ page: '0' }, { limit: '0' }, { limit: '51' }, { page: 'x' }, { page: '1.5' }, { other: '1' }] as Record<string, string>[]) {
+      const bad = await call(userPosts, 'GET /posts/user/{identifier}', { token: b.token, params: { identifier: a.id }, query });
+      expect(bad.status).toBe(400);
+      expect(bad.body.code).toBe('VALIDATION_ERROR');
+    }
+    expect((await call(userPosts, 'GET /posts/user/{identifier}', { token: b.token, params: { identifier: 'nobody_here_x' } })).status).toBe(404);
+  });
+});
+
+describe('likes and bookmarks', () => {
+  it('40 users liking one post at once: likesCount == like edges == 40', async () => {
+    const author = await makeUser();
+    const p = await makePost(author);
+    const fans = await makeUsers(40);
+    const res = await Promise.all(fans.map((f) => call(like, 'POST /posts/like/{post_id}', { token: f.token, params: { post_id: p._id } })));
+    expect(res.every((r) => r.status === 200 && r.body.isLiked === true)).toBe(true);
+    expect((await getItem(keys.post(p._id)))!.likesCount).toBe(40);
+    expect(await likeEdges(p._id)).toHaveLength(40);
+  });
+
+  it('one user liking 20 times at once leaves one like; unlike twice leaves none', async () => {
+    const [a, b] = await users(2);
+    const p = await makePost(a);
+    const res = await Promise.all(Array.from({ length: 20 }, () => call(like, 'POST /posts/like/{post_id}', { token: b.token, params: { post_id: p._id } })));
+    expect(res.map((r) => r.status)).toEqual(Array(20).fill(200));
+    expect((await getItem(keys.post(p._id)))!.likesCount).toBe(1);
+    expect(await likeEdges(p._id)).toHaveLength(1);
+    for (let i = 0; i < 2; i++) {
+      const u = await call(unlike, 'POST /posts/unlike/{post_id}', { token: b.token, params: { post_id: p._id } });
+      expect(u.status).toBe(200);
+      expect(u.body).toEqual({ success: true, message: 'Post unliked successfully', isLiked: false, likesCount: 0 });
+    }
+    expect(await likeEdges(p._id)).toHaveLength(0);
+  });
+
+  it('bookmarks idempotently and shows them on the own user only while the post lives', async () => {
+    const [a, b] = await users(2);
+    const p = await makePost(a);
+    for (let i = 0; i < 2; i++) {
+      const r = await call(bookmark, 'POST /posts/bookmark/{post_id}', { token: b.token, params: { post_id: p._id } });
+      expect(r.body).toEqual({ success: true, message: 'Post bookmarked successfully', isBookmarked: true });
+    }
+    expect(await getItem(keys.bookmark(b.id, p._id))).toMatchObject({ userId: b.id, postId: p._id, GSI2PK: keys.bookmarkedByOf(p._id) });
+    const un = await call(unbookmark, 'POST /posts/unbookmark/{post_id}', { token: b.token, params: { post_id: p._id } });
+    expect(un.body).toEqual({ success: true, message: 'Bookmark removed successfully', isBookmarked: false });
+    expect(await getItem(keys.bookmark(b.id, p._id))).toBeUndefined();
+  });
+
+  it('GET /posts/{id}/likes pages likers newest first with isFollowing and leaves out blocked users', async () => {
+    const author = await makeUser();
+    const p = await makePost(author);
+    const [viewer, ...fans] = await users(6);
+    for (const f of fans) await call(like, 'POST /posts/like/{post_id}', { token: f.token, params: { post_id: p._id } });
+    await block(viewer.id, fans[4]!.id); // the viewer blocked the newest liker
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const res = await call(likesH, 'GET /posts/{post_id}/likes', { token: viewer.token, params: { post_id: p._id }, query: { limit: '2', ...(cursor ? { cursor } : {}) } });
+      expect(res.status).toBe(200);
+      for (const u of res.body.likes) { expect(u.isFollowing).toBe(false); expect(u).not.toHaveProperty('email'); }
+      seen.push(...res.body.likes.map((u: { _id: string }) => u._id));
+      cursor = res.body.pagination.nextCursor ?? undefined;
+      expect(res.body.pagination.hasMore).toBe(cursor !== undefined);
+    } while (cursor);
+    expect(seen).toEqual([fans[3]!.id, fans[2]!.id, fans[1]!.id, fans[0]!.id]);
+    const bad = await call(likesH, 'GET /posts/{post_id}/likes', { token: viewer.token, params: { post_id: p._id }, query: { cursor: 'garbage!' } });
+    expect(bad.status).toBe(400);
+    expect((await call(likesH, 'GET /posts/{post_id}/likes', { token: viewer.token, params: { post_id: p._id }, query: { limit: '101' } })).status).toBe(400);
+  });
+});
+
+describe('blocks reach posts', () => {
+  it('to a user the author blocked, the posts do not exist; the blocker gets 403 on like and bookmark', async () => {
+    const [author, blocked] = await users(2);
+    const p = await makePost(author);
+    const mine = await makePost(blocked);
+    await block(author.id, blocked.id);
+    const params = { post_id: p._id };
+    for (const [h, route] of [[getPostH, 'GET /posts/{post_id}'], [like, 'POST /posts/like/{post_id}'], [bookmark, 'POST /posts/bookmark/{post_id}'], [likesH, 'GET /posts/{post_id}/likes']] as const) {
+      const r = await call(h, route, { token: blocked.token, params });
+      expect([route, r.status, r.body.code]).toEqual([route, 404, 'NOT_FOUND']);
+    }
+    expect((await call(userPosts, 'GET /posts/user/{identifier}', { token: blocked.token, params: { identifier: author.id } })).status).toBe(404);
+    // The blocker still sees the blocked user's posts, but may not like or bookmark them.
+    expect((await call(getPostH, 'GET /posts/{post_id}', { token: author.token, params: { post_id: mine._id } })).status).toBe(200);
+    for (const [h, route] of [[like, 'POST /posts/like/{post_id}'], [bookmark, 'POST /posts/bookmark/{post_id}']] as const) {
+      const r = await call(h, route, { token: author.token, params: { post_id: mine._id } });
+      expect([route, r.status, r.body.code]).toEqual([route, 403, 'FORBIDDEN']);
+    }
+    expect((await getItem(keys.post(mine._id)))!.likesCount).toBe(0);
+    expect(await getItem(keys.bookmark(author.id, mine._id))).toBeUndefined();
+    expect(await getItem(keys.postLike(p._id, blocked.id))).toBeUndefined();
+  });
+});
