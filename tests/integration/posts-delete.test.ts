@@ -2,7 +2,8 @@ import { call, lambdaContext } from '../support/invoke';
 import { makeUser } from '../support/factories';
 import { getItem, queryAll } from '../support/db';
 import { makePost, users } from '../support/posts';
-import { block, comment, indexItems, likeComment } from '../support/graph-fixtures';
+import { comment, indexItems, likeComment } from '../support/graph-fixtures';
+import { block } from '../support/graph';
 import { handler as del } from '../../functions/posts/delete';
 import { handler as getPostH } from '../../functions/posts/get';
 import { handler as like } from '../../functions/posts/like';
@@ -20,7 +21,7 @@ describe('DELETE /posts/{post_id}', () => {
   it('only the author may delete (403), a hidden or missing post is 404, and nothing changes', async () => {
     const [a, b, c] = await users(3);
     const p = await makePost(a);
-    await block(a.id, c.id);
+    expect((await block(a, c)).status).toBe(200);
     expect((await call(del, 'DELETE /posts/{post_id}', { token: b.token, params: { post_id: p._id } })).status).toBe(403);
     expect((await call(del, 'DELETE /posts/{post_id}', { token: c.token, params: { post_id: p._id } })).status).toBe(404);
     expect(await getItem(keys.post(p._id))).toBeDefined();

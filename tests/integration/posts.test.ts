@@ -2,7 +2,7 @@ import { call } from '../support/invoke';
 import { makeUser, makeUsers } from '../support/factories';
 import { getItem, queryAll } from '../support/db';
 import { makePost, users } from '../support/posts';
-import { block } from '../support/graph-fixtures';
+import { block } from '../support/graph';
 import { handler as create } from '../../functions/posts/create';
 import { handler as getPostH } from '../../functions/posts/get';
 import { handler as userPosts } from '../../functions/posts/user';
@@ -149,7 +149,7 @@ describe('likes and bookmarks', () => {
     const p = await makePost(author);
     const [viewer, ...fans] = await users(6);
     for (const f of fans) await call(like, 'POST /posts/like/{post_id}', { token: f.token, params: { post_id: p._id } });
-    await block(viewer.id, fans[4]!.id); // the viewer blocked the newest liker
+    expect((await block(viewer, fans[4]!)).status).toBe(200); // the viewer blocked the newest liker
     const seen: string[] = [];
     let cursor: string | undefined;
     do {
@@ -172,7 +172,7 @@ describe('blocks reach posts', () => {
     const [author, blocked] = await users(2);
     const p = await makePost(author);
     const mine = await makePost(blocked);
-    await block(author.id, blocked.id);
+    expect((await block(author, blocked)).status).toBe(200);
     const params = { post_id: p._id };
     for (const [h, route] of [[getPostH, 'GET /posts/{post_id}'], [like, 'POST /posts/like/{post_id}'], [bookmark, 'POST /posts/bookmark/{post_id}'], [likesH, 'GET /posts/{post_id}/likes']] as const) {
       const r = await call(h, route, { token: blocked.token, params });

@@ -11,10 +11,13 @@ module.exports = {
       sourcemap: 'external',
       sourcefile: filename,
       supported: { 'dynamic-import': false },
+      // import.meta.url has no CommonJS equivalent; give the scripts' .mjs modules theirs.
+      define: { 'import.meta.url': '__importMetaUrl' },
+      banner: source.includes('import.meta.url') ? "const __importMetaUrl = require('node:url').pathToFileURL(__filename).href;" : '',
     });
     return { code, map };
   },
   getCacheKey(source, filename) {
-    return require('node:crypto').createHash('sha1').update(source).update(filename).update('v1').digest('hex');
+    return require('node:crypto').createHash('sha1').update(source).update(filename).update('v2').digest('hex');
   },
 };
