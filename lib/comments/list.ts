@@ -88,9 +88,11 @@ export async function threadPage<H>(spec: ThreadSpec<H>): Promise<ThreadPage<H>>
       };
     }
     if (round >= MAX_ROUNDS) {
-      // Bound reached inside a run of hidden items: resume after what was read, not after
-      // the last item shown, or the next call would read the same hidden run again.
-      return { head, comments: present(visible), pagination: { hasMore: true, nextCursor: scannedTo ?? null } };
+      // Bound reached inside a run of hidden items. With something to show, the cursor is
+      // its last item as usual; with nothing, it is the last item read, or the next call
+      // would read the same hidden run again and never get past it.
+      const last = visible.length ? visible[visible.length - 1]!.createdAt : scannedTo;
+      return { head, comments: present(visible), pagination: { hasMore: true, nextCursor: last ?? null } };
     }
     batch = await queryAfter(partition, scannedTo, Math.max(limit + 1 - visible.length, REFILL_MIN));
   }
