@@ -1,0 +1,32 @@
+import { z } from 'zod/mini';
+import { http, type ApiReply } from '../../lib/http';
+import { id } from '../../lib/fields';
+import { NotFound } from '../../lib/errors';
+import { idempotencyItem } from '../../lib/http/idempotency';
+import { getPost } from '../../lib/posts/model';
+import { relations } from '../../lib/graph/relations';
+import { assertMayAct, standing } from '../../lib/comments/access';
+import { commentText } from '../../lib/comments/fields';
+import { createComment } from '../../lib/comments/create';
+import { toComment, type CommentItem } from '../../lib/comments/model';
+
+export const params = z.strictObject({ post_id: id() });
+export const body = z.strictObject({ text: commentText() });
+
+const created = (c: CommentItem): ApiReply => ({
+  status: 201,
+  body: { message: 'Comment created successfully', comment: toComment(c, []) },
+});
+
+export const handler = http({ params, body, idempotent: true, summary: 'Comment on a post' }, async (req) => {
+  const { params, body, caller, trace } = req;
+  const [, post] = await Promise.all([caller.user(), getPost(params.post_id)]);
+  if (!post) throw new NotFound('post');
+  assertMayAct(standing(await relations(caller.userId, [post.author]), [post.author]), 'post');
+  const comment = await createComment(
+    { post, author: caller.userId, text: body.text },
+    { trace, payload: { params, body } },
+    (c) => idempotencyItem(req, created(c)),
+  );
+  return created(comment);
+});

@@ -1,0 +1,27 @@
+import { z } from 'zod/mini';
+import { http } from '../../lib/http';
+import { id } from '../../lib/fields';
+import { NotFound } from '../../lib/errors';
+import { keys } from '../../lib/keys';
+import { getPost } from '../../lib/posts/model';
+import { threadPage } from '../../lib/comments/list';
+import { threadQuery } from '../../lib/comments/fields';
+
+export const params = z.strictObject({ post_id: id() });
+export const query = threadQuery();
+
+export const handler = http({ params, query, summary: "A post's top-level comments, oldest first" }, async ({ params, query, caller }) => {
+  const { comments, pagination } = await threadPage({
+    callerId: caller.userId,
+    partition: keys.commentsOf(params.post_id),
+    cursor: query.cursor,
+    limit: query.limit,
+    head: getPost(params.post_id).then((post) => {
+      if (!post) throw new NotFound('post');
+      return post;
+    }),
+    headAuthors: (post) => [post.author],
+    hidden: () => new NotFound('post'),
+  });
+  return { body: { message: 'Comments retrieved successfully', data: { comments, pagination } } };
+});

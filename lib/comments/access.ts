@@ -1,0 +1,55 @@
+// Who may see and act on a comment (contract section 6). A comment is visible when it,
+// its post and (for a reply) its parent all exist and none of their authors blocked the
+// caller; the caller may act on it (comment, reply, like) when, moreover, the caller
+// blocked none of them.
+import { getPost, type PostItem } from '../posts/model';
+import { relations, type Relation } from '../graph/relations';
+import { Forbidden, NotFound } from '../errors';
+import { chainAuthors, getComment, type CommentItem } from './model';
+
+export interface Standing {
+  /** Someone the content depends on blocked the caller: to the caller it does not exist. */
+  hidden: boolean;
+  /** The caller blocked someone the content depends on. */
+  blocking: boolean;
+}
+
+export function standing(rel: Map<string, Relation>, authors: string[]): Standing {
+  const rs = authors.map((a) => rel.get(a));
+  return { hidden: rs.some((r) => !!r?.blocksCaller), blocking: rs.some((r) => !!r?.isBlocked) };
+}
+
+/** 404 when hidden, 403 when the caller blocked an author of it. */
+export function assertMayAct(s: Standing, what: string): void {
+  if (s.hidden) throw new NotFound(what);
+  if (s.blocking) throw new Forbidden(`You blocked the author of this ${what}; unblock them to interact with it.`);
+}
+
+export interface Thread {
+  comment: CommentItem;
+  post: PostItem;
+  parent?: CommentItem;
+  standing: Standing;
+}
+
+/**
+ * The records a comment stands on, with the caller's standing towards their authors: one
+ * round trip after the comment itself (post, parent and block edges in parallel). `also`
+ * names authors of other content the action touches (the reply a reply answers).
+ * 404 when the comment, its post or its parent is gone.
+ */
+export async function resolveThread(callerId: string, comment: CommentItem | undefined, also: string[] = []): Promise<Thread> {
+  if (!comment) throw new NotFound('comment');
+  const authors = [...chainAuthors(comment), ...also];
+  const [post, parent, rel] = await Promise.all([
+    getPost(comment.post),
+    comment.parentComment ? getComment(comment.parentComment) : undefined,
+    relations(callerId, authors),
+  ]);
+  if (!post || (comment.parentComment && !parent)) throw new NotFound('comment');
+  return { comment, post, parent, standing: standing(rel, authors) };
+}
+
+export async function loadThread(callerId: string, commentId: string): Promise<Thread> {
+  return resolveThread(callerId, await getComment(commentId));
+}

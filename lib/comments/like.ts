@@ -1,0 +1,85 @@
+// Likes of a comment: a conditional like edge and the comment's likesCount in one
+// transaction with the trace record. Liking twice or unliking what is not liked is an
+// idempotent no-op: 200, nothing changed, and a record of its own.
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { db, TABLE } from '../db/client';
+import { ConditionFailed, transact, type TxItem } from '../db/transact';
+import { keys } from '../keys';
+import { NotFound } from '../errors';
+import { logItem, writeLog } from '../audit/records';
+import { diffState, noChange } from '../audit/diff';
+import type { TraceContext } from '../http/trace';
+import type { Thread } from './access';
+
+interface Audit {
+  trace: TraceContext;
+  payload: Record<string, unknown>;
+}
+
+const gone = () => new NotFound('comment');
+const exists = (key: { PK: string; SK: string }): TxItem => ({
+  op: { ConditionCheck: { TableName: TABLE, Key: key, ConditionExpression: 'attribute_exists(PK)' } },
+  onConditionFailed: gone,
+});
+const moveLikes = (commentId: string, by: 1 | -1): TxItem => ({
+  op: {
+    Update: {
+      TableName: TABLE,
+      Key: keys.comment(commentId),
+      UpdateExpression: 'ADD likesCount :by',
+      ConditionExpression: 'attribute_exists(PK)',
+      ExpressionAttributeValues: { ':by': by },
+    },
+  },
+  onConditionFailed: gone,
+});
+
+/** likesCount after the change (others' concurrent likes included). */
+async function likesCount(commentId: string): Promise<number> {
+  const res = await db.send(new GetCommand({
+    TableName: TABLE, Key: keys.comment(commentId), ConsistentRead: true, ProjectionExpression: 'likesCount',
+  }));
+  return Number(res.Item?.likesCount ?? 0);
+}
+
+export async function setLike(thread: Thread, userId: string, liked: boolean, audit: Audit): Promise<number> {
+  const { comment } = thread;
+  const entry = {
+    type: liked ? 'COMMENT_LIKED' : 'COMMENT_UNLIKED',
+    description: `User ${userId} ${liked ? 'liked' : 'unliked'} comment ${comment.id}.`,
+    actorId: userId,
+    payload: audit.payload,
+  };
+  const edge = keys.commentLike(comment.id, userId);
+  const createdAt = new Date().toISOString();
+  const items: TxItem[] = liked
+    ? [
+      {
+        op: {
+          Put: {
+            TableName: TABLE,
+            Item: { ...edge, ...keys.likeIndexes(comment.id, userId, createdAt), type: 'LIKE', targetId: comment.id, userId, createdAt },
+            ConditionExpression: 'attribute_not_exists(PK)',
+          },
+        },
+      },
+      moveLikes(comment.id, 1),
+      // What the like hangs on must still exist when it is written.
+      exists(keys.post(comment.post)),
+      ...(comment.parentComment ? [exists(keys.comment(comment.parentComment))] : []),
+    ]
+    : [
+      { op: { Delete: { TableName: TABLE, Key: edge, ConditionExpression: 'attribute_exists(PK)' } } },
+      moveLikes(comment.id, -1),
+    ];
+  try {
+    await transact([
+      ...items,
+      logItem(audit.trace, { ...entry, diff: diffState({ isLiked: !liked }, { isLiked: liked }) }),
+    ]);
+  } catch (err) {
+    if (!(err instanceof ConditionFailed) || err.index !== 0) throw err;
+    await writeLog(audit.trace, { ...entry, description: `${entry.description} (no change)`, diff: noChange() });
+  }
+  return likesCount(comment.id);
+}

@@ -1,0 +1,99 @@
+// A page of a thread (a post's top-level comments or a comment's replies), oldest first,
+// after an exclusive createdAt cursor. createdAt is unique within a thread, so the cursor
+// can neither skip nor repeat an item. Items whose author is on either side of a block
+// with the caller are left out; the page then reads further until it is full or the
+// thread ends, within MAX_ROUNDS queries, so hasMore and nextCursor stay right.
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { db, TABLE } from '../db/client';
+import { INDEX, keys } from '../keys';
+import { blockedEitherWay, relations, type Relation } from '../graph/relations';
+import { edgeIds, EMBED_LIMIT } from '../users/repo';
+import { toComment, type Comment, type CommentItem } from './model';
+
+const MAX_ROUNDS = 4;
+/** Refill reads fetch at least this many items: hidden runs are usually short, round trips are not free. */
+const REFILL_MIN = 25;
+
+async function queryAfter(partition: string, after: string | undefined, limit: number): Promise<{ items: CommentItem[]; end: boolean }> {
+  const res = await db.send(new QueryCommand({
+    TableName: TABLE,
+    IndexName: INDEX.GSI1,
+    KeyConditionExpression: after ? 'GSI1PK = :pk AND GSI1SK > :after' : 'GSI1PK = :pk',
+    ExpressionAttributeValues: { ':pk': partition, ...(after ? { ':after': after } : {}) },
+    ScanIndexForward: true,
+    Limit: limit,
+  }));
+  return { items: (res.Items ?? []) as CommentItem[], end: !res.LastEvaluatedKey };
+}
+
+/** Like arrays of the items that have likes; started beside the block check of the same items. */
+const likesOf = (items: CommentItem[]) =>
+  Promise.all(items.map(async (c) => [c.id, c.likesCount > 0 ? await edgeIds('GSI1', keys.likesOf(c.id), EMBED_LIMIT.list) : []] as const));
+
+export interface ThreadPage<H> {
+  head: H;
+  comments: Comment[];
+  pagination: { hasMore: boolean; nextCursor: string | null };
+}
+
+export interface ThreadSpec<H> {
+  callerId: string;
+  partition: string;
+  cursor: string | undefined;
+  limit: number;
+  /** The record the thread hangs on, read beside the first query; 404 inside when missing. */
+  head: Promise<H>;
+  /** Authors whose block of the caller hides the whole thread (404). */
+  headAuthors: (head: H) => string[];
+  /** Further reads the head depends on (its post, its parent), beside the first block check. */
+  checkHead?: (head: H) => Promise<void>;
+  hidden: () => Error;
+}
+
+export async function threadPage<H>(spec: ThreadSpec<H>): Promise<ThreadPage<H>> {
+  const { callerId, partition, limit } = spec;
+  const [head, first] = await Promise.all([spec.head, queryAfter(partition, spec.cursor, limit + 1)]);
+  const rel = new Map<string, Relation>();
+  const likes = new Map<string, string[]>();
+  const visible: CommentItem[] = [];
+  let batch = first;
+  let scannedTo = spec.cursor;
+  for (let round = 1; ; round++) {
+    const headAuthors = round === 1 ? spec.headAuthors(head) : [];
+    const unknown = [...new Set([...headAuthors, ...batch.items.map((c) => c.author)])].filter((a) => !rel.has(a));
+    const [found, liked] = await Promise.all([
+      unknown.length ? relations(callerId, unknown) : new Map<string, Relation>(),
+      likesOf(batch.items),
+      round === 1 ? spec.checkHead?.(head) : undefined,
+    ]);
+    for (const [k, v] of found) rel.set(k, v);
+    for (const [k, v] of liked) likes.set(k, v);
+    if (headAuthors.some((a) => rel.get(a)?.blocksCaller)) throw spec.hidden();
+
+    for (const item of batch.items) {
+      if (visible.length > limit) break;
+      scannedTo = item.createdAt;
+      if (!blockedEitherWay(rel.get(item.author))) visible.push(item);
+    }
+    const present = (items: CommentItem[]) => items.map((c) => toComment(c, likes.get(c.id) ?? []));
+    if (visible.length > limit) {
+      const page = visible.slice(0, limit);
+      return { head, comments: present(page), pagination: { hasMore: true, nextCursor: page[limit - 1]!.createdAt } };
+    }
+    if (batch.end) {
+      return {
+        head,
+        comments: present(visible),
+        pagination: { hasMore: false, nextCursor: visible.length ? visible[visible.length - 1]!.createdAt : null },
+      };
+    }
+    if (round >= MAX_ROUNDS) {
+      // Bound reached inside a run of hidden items. With something to show, the cursor is
+      // its last item as usual; with nothing, it is the last item read, or the next call
+      // would read the same hidden run again and never get past it.
+      const last = visible.length ? visible[visible.length - 1]!.createdAt : scannedTo;
+      return { head, comments: present(visible), pagination: { hasMore: true, nextCursor: last ?? null } };
+    }
+    batch = await queryAfter(partition, scannedTo, Math.max(limit + 1 - visible.length, REFILL_MIN));
+  }
+}

@@ -1,0 +1,77 @@
+// The stored comment (top-level or reply) and the Comment object of the API. A comment
+// carries the authors of the records above it (post, parent) so that the block checks of
+// a read can run beside the reads of those records instead of after them.
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { db, TABLE } from '../db/client';
+import { keys } from '../keys';
+import { isId } from '../ids';
+
+export interface CommentItem {
+  PK: string;
+  SK: string;
+  type: 'COMMENT';
+  id: string;
+  text: string;
+  author: string;
+  post: string;
+  parentComment: string | null;
+  replyTo: string | null;
+  repliesCount: number;
+  likesCount: number;
+  createdAt: string;
+  updatedAt: string;
+  /** Author of the post: block checks without waiting for the post. */
+  postAuthor: string;
+  /** Author of the parent comment (replies only). */
+  parentAuthor?: string;
+  /** createdAt of the newest reply (top-level comments): keeps reply timestamps unique per thread. */
+  lastReplyAt?: string;
+  GSI1PK: string;
+  GSI1SK: string;
+}
+
+export interface Comment {
+  _id: string;
+  text: string;
+  author: string;
+  post: string;
+  parentComment: string | null;
+  replyTo: string | null;
+  likes: string[];
+  repliesCount: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export function toComment(item: CommentItem, likes: string[]): Comment {
+  return {
+    _id: item.id,
+    text: item.text,
+    author: item.author,
+    post: item.post,
+    parentComment: item.parentComment ?? null,
+    replyTo: item.replyTo ?? null,
+    likes,
+    repliesCount: item.repliesCount ?? 0,
+    createdAt: item.createdAt,
+    updatedAt: item.updatedAt,
+  };
+}
+
+/** The fields a log record shows of a comment. */
+export function auditable(item: CommentItem): Record<string, unknown> {
+  const { id, text, author, post, parentComment, replyTo, createdAt } = item;
+  return { id, text, author, post, parentComment, replyTo, createdAt };
+}
+
+export const isReply = (item: CommentItem) => !!item.parentComment;
+
+/** Authors whose block with the caller hides this comment: post, parent and own author. */
+export const chainAuthors = (item: CommentItem): string[] =>
+  [item.postAuthor, item.parentAuthor, item.author].filter((a): a is string => !!a);
+
+export async function getComment(commentId: string): Promise<CommentItem | undefined> {
+  if (!isId(commentId)) return undefined;
+  const res = await db.send(new GetCommand({ TableName: TABLE, Key: keys.comment(commentId.toUpperCase()), ConsistentRead: true }));
+  return res.Item as CommentItem | undefined;
+}

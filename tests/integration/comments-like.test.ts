@@ -1,0 +1,54 @@
+import { makeUsers } from '../support/factories';
+import { makePost, dropPost } from '../support/comment-fixtures';
+import { comment, reply, created, like, unlike, commentItem, gsi1, traceRecords } from '../support/comment-api';
+import { getItem } from '../support/db';
+import { keys } from '../../lib/keys';
+import { newId } from '../../lib/ids';
+
+describe('POST /comments/like and /comments/unlike', () => {
+  it('likes and unlikes idempotently, the count matching the edges, each call recorded', async () => {
+    const [author, a] = await makeUsers(2);
+    const post = await makePost(author!.id);
+    const c = created(await comment(author!, post.id, 'like me'));
+    const first = await like(a!, c._id);
+    expect(first.status).toBe(200);
+    expect(first.body).toEqual({ success: true, message: 'Comment liked successfully', isLiked: true, likesCount: 1 });
+    expect(await getItem(keys.commentLike(c._id, a!.id))).toMatchObject({ GSI1PK: keys.likesOf(c._id) });
+    const twice = await like(a!, c._id);
+    expect(twice.body).toMatchObject({ isLiked: true, likesCount: 1 });
+    const noop = await traceRecords(twice.headers['x-trace-id']!);
+    expect(noop).toHaveLength(1);
+    expect(noop[0]).toMatchObject({ level: 'INFO', stateDiff: { changes: [] } });
+
+    const off = await unlike(a!, c._id);
+    expect(off.body).toEqual({ success: true, message: 'Comment unliked successfully', isLiked: false, likesCount: 0 });
+    expect(await getItem(keys.commentLike(c._id, a!.id))).toBeUndefined();
+    const again = await unlike(a!, c._id);
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ isLiked: false, likesCount: 0 });
+    expect((await commentItem(c._id))!.likesCount).toBe(0);
+  });
+
+  it('races: 10 users liking twice at once and 3 of them unliking leave likesCount equal to the edges', async () => {
+    const users = await makeUsers(10);
+    const post = await makePost(users[0]!.id);
+    const r = created(await reply(users[0]!, created(await comment(users[0]!, post.id, 'top'))._id, { text: 'reply' }));
+    const res = await Promise.all([...users, ...users].map((u) => like(u, r._id)));
+    expect(res.every((x) => x.status === 200 && x.body.isLiked === true)).toBe(true);
+    await Promise.all([...users.slice(0, 3), ...users.slice(0, 3)].map((u) => unlike(u, r._id)));
+    const edges = await gsi1(keys.likesOf(r._id));
+    expect(edges).toHaveLength(7);
+    expect((await commentItem(r._id))!.likesCount).toBe(7);
+  });
+
+  it('404 for a missing comment or one whose post is deleted; nothing written', async () => {
+    const [author, a] = await makeUsers(2);
+    expect((await like(a!, newId())).status).toBe(404);
+    const post = await makePost(author!.id);
+    const c = created(await comment(author!, post.id, 'x'));
+    await dropPost(post.id);
+    expect((await like(a!, c._id)).status).toBe(404);
+    expect(await getItem(keys.commentLike(c._id, a!.id))).toBeUndefined();
+    expect((await commentItem(c._id))!.likesCount).toBe(0);
+  });
+});
