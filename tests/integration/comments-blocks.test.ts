@@ -9,10 +9,10 @@ import { keys } from '../../lib/keys';
 describe('comments and blocks', () => {
   it('a user blocked by the post author gets 404 commenting, replying, liking and listing; the blocker gets 403 acting', async () => {
     const [owner, blocked, other] = await makeUsers(3);
-    const post = await makePost(owner!.id);
+    const post = await makePost(owner!);
     const top = created(await comment(other!, post.id, 'by other'));
     const byBlocked = created(await comment(blocked!, post.id, 'before the block'));
-    await block(owner!.id, blocked!.id);
+    await block(owner!, blocked!);
     const countBefore = (await postItem(post.id))!.commentsCount;
 
     for (const res of [
@@ -46,14 +46,14 @@ describe('comments and blocks', () => {
 
   it("the blocker gets 403 commenting on the blocked user's post; the blocked user is 404 on the blocker's comment elsewhere", async () => {
     const [a, b, c] = await makeUsers(3);
-    await block(a!.id, b!.id);
-    const bPost = await makePost(b!.id);
+    await block(a!, b!);
+    const bPost = await makePost(b!);
     const res = await comment(a!, bPost.id, 'x');
     expect(res.status).toBe(403);
     expect(res.body.code).toBe('FORBIDDEN');
     expect((await postItem(bPost.id))!.commentsCount).toBe(0);
 
-    const cPost = await makePost(c!.id);
+    const cPost = await makePost(c!);
     const byA = created(await comment(a!, cPost.id, 'by the blocker'));
     expect((await reply(b!, byA._id, { text: 'x' })).status).toBe(404);
     expect((await like(b!, byA._id)).status).toBe(404);
@@ -70,9 +70,9 @@ describe('comments and blocks', () => {
 
   it('lists leave out both sides of a block and still walk every other item exactly once', async () => {
     const [viewer, blocksViewer, blockedByViewer, ok] = await makeUsers(4);
-    await block(blocksViewer!.id, viewer!.id);
-    await block(viewer!.id, blockedByViewer!.id);
-    const post = await makePost(ok!.id);
+    await block(blocksViewer!, viewer!);
+    await block(viewer!, blockedByViewer!);
+    const post = await makePost(ok!);
     const top = created(await comment(ok!, post.id, 'top'));
     // A long run of hidden replies between visible ones, longer than a page.
     const writers = [ok, blocksViewer, blocksViewer, blockedByViewer, blockedByViewer, blocksViewer, ok,
@@ -95,8 +95,8 @@ describe('comments and blocks', () => {
 
   it('a hidden run longer than the read bound: the page stops early with hasMore and a cursor past the run, never skipping', async () => {
     const [viewer, hiddenAuthor, ok] = await makeUsers(3);
-    await block(viewer!.id, hiddenAuthor!.id);
-    const post = await makePost(ok!.id);
+    await block(viewer!, hiddenAuthor!);
+    const post = await makePost(ok!);
     const top = created(await comment(ok!, post.id, 'top'));
     const visible1 = created(await reply(ok!, top._id, { text: 'first' }));
     for (let i = 0; i < 90; i++) created(await reply(hiddenAuthor!, top._id, { text: `h${i}` }));

@@ -10,7 +10,7 @@ import { newId } from '../../lib/ids';
 describe('POST /comments/create/{post_id}', () => {
   it('creates a top-level comment, counts it on the post and records it', async () => {
     const [author, commenter] = await makeUsers(2);
-    const post = await makePost(author!.id);
+    const post = await makePost(author!);
     const res = await comment(commenter!, post.id, '  Nice shot 📷  ', { headers: { 'X-Trace-Id': `t-${post.id}` } });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
@@ -41,7 +41,7 @@ describe('POST /comments/create/{post_id}', () => {
 
   it('counts text in code points: 2200 emoji pass, 2201 characters and blank text are refused', async () => {
     const [author, commenter] = await makeUsers(2);
-    const post = await makePost(author!.id);
+    const post = await makePost(author!);
     expect((await comment(commenter!, post.id, '😀'.repeat(2200))).status).toBe(201);
     for (const text of ['a'.repeat(2201), '   ', '']) {
       const res = await comment(commenter!, post.id, text);
@@ -54,7 +54,7 @@ describe('POST /comments/create/{post_id}', () => {
 
   it('refuses unknown fields, a missing post (404) and a malformed id (400), changing nothing', async () => {
     const [author, commenter] = await makeUsers(2);
-    const post = await makePost(author!.id);
+    const post = await makePost(author!);
     created(await comment(commenter!, post.id, 'the one that counts'));
     const extra = await call(handler, 'POST /comments/create/{post_id}', {
       params: { post_id: post.id }, body: { text: 'hi', parentComment: 'x' }, token: commenter!.token,
@@ -71,15 +71,15 @@ describe('POST /comments/create/{post_id}', () => {
 
   it('a deleted post takes no comments', async () => {
     const author = await makeUser();
-    const post = await makePost(author.id);
-    await dropPost(post.id);
+    const post = await makePost(author);
+    await dropPost(author, post.id);
     expect((await comment(author, post.id, 'hello')).status).toBe(404);
     expect(await gsi1(keys.commentsOf(post.id))).toHaveLength(0);
   });
 
   it('races: 20 comments at once get 20 distinct createdAt and commentsCount 20', async () => {
     const users = await makeUsers(4);
-    const post = await makePost(users[0]!.id);
+    const post = await makePost(users[0]!);
     const results = await Promise.all(Array.from({ length: 20 }, (_, i) => comment(users[i % 4]!, post.id, `c${i}`)));
     expect(results.map((r) => r.status)).toEqual(Array(20).fill(201));
     const stamps = results.map((r) => r.body.comment.createdAt);
@@ -93,7 +93,7 @@ describe('POST /comments/create/{post_id}', () => {
 
   it('idempotency: 10 concurrent requests with one key create one comment and all get its answer', async () => {
     const [author, commenter] = await makeUsers(2);
-    const post = await makePost(author!.id);
+    const post = await makePost(author!);
     const headers = { 'Idempotency-Key': `key-${post.id}` };
     const results = await Promise.all(Array.from({ length: 10 }, () => comment(commenter!, post.id, 'once', { headers })));
     expect(results.map((r) => r.status)).toEqual(Array(10).fill(201));
@@ -114,7 +114,7 @@ describe('POST /comments/create/{post_id}', () => {
 describe('POST /comments/reply/{comment_id}', () => {
   it('replies to a top-level comment: parentComment and replyTo are the comment; counters move', async () => {
     const [author, a, b] = await makeUsers(3);
-    const post = await makePost(author!.id);
+    const post = await makePost(author!);
     const top = created(await comment(a!, post.id, 'top'));
     const res = await reply(b!, top._id, { text: ' answer ' });
     expect(res.status).toBe(201);
@@ -133,7 +133,7 @@ describe('POST /comments/reply/{comment_id}', () => {
 
   it('names a reply of the same thread in replyTo', async () => {
     const [author, a, b] = await makeUsers(3);
-    const post = await makePost(author!.id);
+    const post = await makePost(author!);
     const top = created(await comment(a!, post.id, 'top'));
     const first = created(await reply(b!, top._id, { text: 'first' }));
     const second = await reply(a!, top._id, { text: 'to first', replyTo: first._id.toLowerCase() });
@@ -143,7 +143,7 @@ describe('POST /comments/reply/{comment_id}', () => {
 
   it('REPLY_DEPTH_EXCEEDED when replying to a reply; nothing changes', async () => {
     const [author, a] = await makeUsers(2);
-    const post = await makePost(author!.id);
+    const post = await makePost(author!);
     const top = created(await comment(a!, post.id, 'top'));
     const r = created(await reply(a!, top._id, { text: 'r' }));
     const res = await reply(a!, r._id, { text: 'deeper' });
@@ -159,7 +159,7 @@ describe('POST /comments/reply/{comment_id}', () => {
 
   it('refuses a replyTo outside the thread (another thread, a top-level comment, nothing) naming replyTo', async () => {
     const [author, a] = await makeUsers(2);
-    const post = await makePost(author!.id);
+    const post = await makePost(author!);
     const top = created(await comment(a!, post.id, 'top'));
     const otherTop = created(await comment(a!, post.id, 'other'));
     const otherReply = created(await reply(a!, otherTop._id, { text: 'elsewhere' }));
@@ -175,7 +175,7 @@ describe('POST /comments/reply/{comment_id}', () => {
 
   it('404 for a missing comment; idempotent with one key', async () => {
     const [author, a] = await makeUsers(2);
-    const post = await makePost(author!.id);
+    const post = await makePost(author!);
     expect((await reply(a!, newId(), { text: 'x' })).status).toBe(404);
     const top = created(await comment(a!, post.id, 'top'));
     const headers = { 'Idempotency-Key': `r-${top._id}` };

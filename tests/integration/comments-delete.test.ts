@@ -18,7 +18,7 @@ async function expectExactCounters(postId: string) {
 describe('DELETE /comments/{comment_id}', () => {
   it("the comment's author and the post's author may delete; anyone else gets 403 and nothing changes", async () => {
     const [postAuthor, writer, stranger] = await makeUsers(3);
-    const post = await makePost(postAuthor!.id);
+    const post = await makePost(postAuthor!);
     const c1 = created(await comment(writer!, post.id, 'one'));
     const c2 = created(await comment(writer!, post.id, 'two'));
     const r = created(await reply(writer!, c1._id, { text: 'r' }));
@@ -43,7 +43,7 @@ describe('DELETE /comments/{comment_id}', () => {
 
   it('a top-level comment takes its replies with it, at once, with a cleanup job and a record', async () => {
     const [author, a, b] = await makeUsers(3);
-    const post = await makePost(author!.id);
+    const post = await makePost(author!);
     const top = created(await comment(a!, post.id, 'top'));
     const keep = created(await comment(b!, post.id, 'keep'));
     const rs = await Promise.all([1, 2, 3].map((i) => reply(b!, top._id, { text: `r${i}` }).then((x) => created(x))));
@@ -75,7 +75,7 @@ describe('DELETE /comments/{comment_id}', () => {
   it('races: replies deleted while their parent is deleted keep every counter exact', async () => {
     for (let round = 0; round < 3; round++) {
       const [author, a] = await makeUsers(2);
-      const post = await makePost(author!.id);
+      const post = await makePost(author!);
       const top = created(await comment(a!, post.id, 'top'));
       const other = created(await comment(a!, post.id, 'other'));
       const rs = await Promise.all(Array.from({ length: 6 }, (_, i) => reply(a!, top._id, { text: `r${i}` }).then((x) => created(x))));
@@ -95,7 +95,7 @@ describe('DELETE /comments/{comment_id}', () => {
 
   it('races: concurrent comments, replies and deletions leave commentsCount and repliesCount equal to the items', async () => {
     const users = await makeUsers(4);
-    const post = await makePost(users[0]!.id);
+    const post = await makePost(users[0]!);
     const tops = await Promise.all(Array.from({ length: 4 }, (_, i) => comment(users[i]!, post.id, `t${i}`).then((x) => created(x))));
     const rs = await Promise.all(tops.flatMap((t, i) => [0, 1].map((j) => reply(users[(i + j) % 4]!, t._id, { text: 'r' }).then((x) => created(x)))));
     await Promise.all([
@@ -112,7 +112,7 @@ describe('DELETE /comments/{comment_id}', () => {
 
   it('two deletions of one comment at once: one 200, one 404, counters moved once', async () => {
     const [author, a] = await makeUsers(2);
-    const post = await makePost(author!.id);
+    const post = await makePost(author!);
     const top = created(await comment(a!, post.id, 'top'));
     await reply(a!, top._id, { text: 'r' });
     const results = await Promise.all([remove(a!, top._id), remove(author!, top._id), remove(a!, top._id)]);

@@ -8,7 +8,7 @@ import { newId } from '../../lib/ids';
 describe('POST /comments/like and /comments/unlike', () => {
   it('likes and unlikes idempotently, the count matching the edges, each call recorded', async () => {
     const [author, a] = await makeUsers(2);
-    const post = await makePost(author!.id);
+    const post = await makePost(author!);
     const c = created(await comment(author!, post.id, 'like me'));
     const first = await like(a!, c._id);
     expect(first.status).toBe(200);
@@ -31,7 +31,7 @@ describe('POST /comments/like and /comments/unlike', () => {
 
   it('races: 10 users liking twice at once and 3 of them unliking leave likesCount equal to the edges', async () => {
     const users = await makeUsers(10);
-    const post = await makePost(users[0]!.id);
+    const post = await makePost(users[0]!);
     const r = created(await reply(users[0]!, created(await comment(users[0]!, post.id, 'top'))._id, { text: 'reply' }));
     const res = await Promise.all([...users, ...users].map((u) => like(u, r._id)));
     expect(res.every((x) => x.status === 200 && x.body.isLiked === true)).toBe(true);
@@ -44,9 +44,9 @@ describe('POST /comments/like and /comments/unlike', () => {
   it('404 for a missing comment or one whose post is deleted; nothing written', async () => {
     const [author, a] = await makeUsers(2);
     expect((await like(a!, newId())).status).toBe(404);
-    const post = await makePost(author!.id);
+    const post = await makePost(author!);
     const c = created(await comment(author!, post.id, 'x'));
-    await dropPost(post.id);
+    await dropPost(author!, post.id);
     expect((await like(a!, c._id)).status).toBe(404);
     expect(await getItem(keys.commentLike(c._id, a!.id))).toBeUndefined();
     expect((await commentItem(c._id))!.likesCount).toBe(0);

@@ -6,7 +6,7 @@ import { newId } from '../../lib/ids';
 describe('GET /comments/replies/{comment_id}', () => {
   it('25 replies written at once, walked with limit 3: every reply exactly once, in order, createdAt strictly increasing', async () => {
     const users = await makeUsers(5);
-    const post = await makePost(users[0]!.id);
+    const post = await makePost(users[0]!);
     const top = created(await comment(users[0]!, post.id, 'top'));
     const written = await Promise.all(Array.from({ length: 25 }, (_, i) => reply(users[i % 5]!, top._id, { text: `r${i}` })));
     expect(written.map((r) => r.status)).toEqual(Array(25).fill(201));
@@ -18,7 +18,7 @@ describe('GET /comments/replies/{comment_id}', () => {
 
   it('answers the message and shape of the seed, hasMore/nextCursor at the end, likes from edges', async () => {
     const [a, b] = await makeUsers(2);
-    const post = await makePost(a!.id);
+    const post = await makePost(a!);
     const top = created(await comment(a!, post.id, 'top'));
     const r1 = created(await reply(b!, top._id, { text: 'one' }));
     const r2 = created(await reply(a!, top._id, { text: 'two' }));
@@ -45,7 +45,7 @@ describe('GET /comments/replies/{comment_id}', () => {
 
   it('default limit is 10', async () => {
     const a = await makeUser();
-    const post = await makePost(a.id);
+    const post = await makePost(a);
     const top = created(await comment(a, post.id, 'top'));
     await Promise.all(Array.from({ length: 11 }, (_, i) => reply(a, top._id, { text: `r${i}` })));
     const res = await replies(a, top._id);
@@ -59,7 +59,7 @@ describe('GET /comments/replies/{comment_id}', () => {
     [{ page: '1' }, 'page'],
   ])('refuses %j with 400 naming %s', async (query, path) => {
     const a = await makeUser();
-    const post = await makePost(a.id);
+    const post = await makePost(a);
     const top = created(await comment(a, post.id, 'top'));
     const res = await replies(a, top._id, query as Record<string, string>);
     expect(res.status).toBe(400);
@@ -70,10 +70,10 @@ describe('GET /comments/replies/{comment_id}', () => {
   it('404 for a missing comment and for a comment of a deleted post', async () => {
     const a = await makeUser();
     expect((await replies(a, newId())).status).toBe(404);
-    const post = await makePost(a.id);
+    const post = await makePost(a);
     const top = created(await comment(a, post.id, 'top'));
     await reply(a, top._id, { text: 'r' });
-    await dropPost(post.id);
+    await dropPost(a, post.id);
     const res = await replies(a, top._id);
     expect(res.status).toBe(404);
     expect(res.body.code).toBe('NOT_FOUND');
@@ -83,7 +83,7 @@ describe('GET /comments/replies/{comment_id}', () => {
 describe('GET /comments/post/{post_id}', () => {
   it('top-level comments only, oldest first, walked exactly once', async () => {
     const users = await makeUsers(3);
-    const post = await makePost(users[0]!.id);
+    const post = await makePost(users[0]!);
     const tops = await Promise.all(Array.from({ length: 12 }, (_, i) => comment(users[i % 3]!, post.id, `c${i}`)));
     await reply(users[1]!, tops[0]!.body.comment._id, { text: 'not listed here' });
     const first = await comments(users[2]!, post.id, { limit: '5' });
@@ -99,10 +99,10 @@ describe('GET /comments/post/{post_id}', () => {
   it('404 for a missing or deleted post; an empty post answers no comments', async () => {
     const a = await makeUser();
     expect((await comments(a, newId())).status).toBe(404);
-    const post = await makePost(a.id);
+    const post = await makePost(a);
     expect((await comments(a, post.id)).body.data).toEqual({ comments: [], pagination: { hasMore: false, nextCursor: null } });
     await comment(a, post.id, 'x');
-    await dropPost(post.id);
+    await dropPost(a, post.id);
     expect((await comments(a, post.id)).status).toBe(404);
   });
 });

@@ -1,48 +1,27 @@
-// Posts and blocks put straight into the table, in the shapes of lib/posts/model.ts and
-// lib/keys.ts, while the posts and graph endpoints are built in parallel. The lead swaps
-// these for the real endpoints after merging.
-import { TransactWriteCommand, PutCommand, DeleteCommand } from '@aws-sdk/lib-dynamodb';
-import { db, TABLE } from '../../lib/db/client';
-import { keys } from '../../lib/keys';
-import { newId } from '../../lib/ids';
-import type { PostItem } from '../../lib/posts/model';
+// Posts and blocks for the comments tests, made through the real endpoints.
+import { call } from './invoke';
+import type { TestUser } from './factories';
+import { makePost as createPost } from './posts';
+import { block as blockUser } from './graph';
+import { handler as deletePostH } from '../../functions/posts/delete';
+import { getPost, type PostItem } from '../../lib/posts/model';
 
-export async function makePost(authorId: string): Promise<PostItem> {
-  const id = newId();
-  const now = new Date().toISOString();
-  const post: PostItem = {
-    ...keys.post(id),
-    ...keys.postIndexes(id, authorId),
-    type: 'POST',
-    id,
-    author: authorId,
-    image: JSON.stringify(['https://img.example.test/a.jpg']),
-    image_public_id: '',
-    caption: 'fixture',
-    createdAt: now,
-    updatedAt: now,
-    likesCount: 0,
-    commentsCount: 0,
-  };
-  await db.send(new TransactWriteCommand({
-    TransactItems: [
-      { Put: { TableName: TABLE, Item: post, ConditionExpression: 'attribute_not_exists(PK)' } },
-      { Update: { TableName: TABLE, Key: keys.user(authorId), UpdateExpression: 'ADD postsCount :one', ExpressionAttributeValues: { ':one': 1 } } },
-    ],
-  }));
+/** A post by `author`, as stored. */
+export async function makePost(author: TestUser): Promise<PostItem> {
+  const created = await createPost(author);
+  const post = await getPost(created._id);
+  if (!post) throw new Error('the created post is not stored');
   return post;
 }
 
-/** Deletes the post item only, as the posts endpoint does before its cleanup runs. */
-export async function dropPost(postId: string): Promise<void> {
-  await db.send(new DeleteCommand({ TableName: TABLE, Key: keys.post(postId) }));
+/** Deletes a post through DELETE /posts/{post_id}. */
+export async function dropPost(author: TestUser, postId: string): Promise<void> {
+  const res = await call(deletePostH, 'DELETE /posts/{post_id}', { token: author.token, params: { post_id: postId } });
+  if (res.status !== 200) throw new Error(`delete post: ${res.status} ${res.text}`);
 }
 
-/** a blocks b. */
-export async function block(blockerId: string, blockedId: string): Promise<void> {
-  const createdAt = new Date().toISOString();
-  await db.send(new PutCommand({
-    TableName: TABLE,
-    Item: { ...keys.block(blockerId, blockedId), ...keys.blockIndexes(blockerId, blockedId, createdAt), type: 'BLOCK', blockerId, blockedId, createdAt },
-  }));
+/** `blocker` blocks `blocked`. */
+export async function block(blocker: TestUser, blocked: TestUser): Promise<void> {
+  const res = await blockUser(blocker, blocked);
+  if (res.status !== 200) throw new Error(`block: ${res.status} ${res.text}`);
 }
