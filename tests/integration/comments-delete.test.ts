@@ -1,9 +1,11 @@
 import { makeUsers } from '../support/factories';
 import { makePost } from '../support/comment-fixtures';
 import {
-  comment, reply, replies, comments, created, remove, like, unlike, postItem, commentItem, countThread, traceRecords,
+  comment, reply, replies, comments, created, remove, like, unlike, postItem, commentItem, countThread, traceRecords, gsi1,
 } from '../support/comment-api';
 import { getItem } from '../support/db';
+import { lambdaContext } from '../support/invoke';
+import { handler as worker } from '../../functions/cleanup/worker';
 import { keys } from '../../lib/keys';
 import { newId } from '../../lib/ids';
 
@@ -70,6 +72,25 @@ describe('DELETE /comments/{comment_id}', () => {
     const listed = await comments(b!, post.id);
     expect(listed.body.data.comments.map((c: { _id: string }) => c._id)).toEqual([keep._id]);
     expect((await postItem(post.id))!.commentsCount).toBe(1);
+  });
+
+  it('the cleanup worker then removes the replies and every like physically, and its job', async () => {
+    const [author, a, b] = await makeUsers(3);
+    const post = await makePost(author!);
+    const top = created(await comment(a!, post.id, 'top'));
+    const rs = await Promise.all([1, 2].map((i) => reply(b!, top._id, { text: `r${i}` }).then((x) => created(x))));
+    await like(b!, top._id);
+    await like(a!, rs[0]!._id);
+    expect((await remove(a!, top._id)).status).toBe(200);
+    // No Lambda runtime in tests: run the worker the trigger would have invoked.
+    const out = await worker({ kind: 'comment', id: top._id }, { ...lambdaContext(), getRemainingTimeInMillis: () => 300_000 });
+    expect(out).toMatchObject({ done: true });
+    for (const r of rs) expect(await commentItem(r._id)).toBeUndefined();
+    expect(await gsi1(keys.repliesOf(top._id))).toHaveLength(0);
+    expect(await gsi1(keys.likesOf(top._id))).toHaveLength(0);
+    expect(await gsi1(keys.likesOf(rs[0]!._id))).toHaveLength(0);
+    expect(await getItem(keys.cleanupJob('comment', top._id))).toBeUndefined();
+    expect((await postItem(post.id))!.commentsCount).toBe(0);
   });
 
   it('races: replies deleted while their parent is deleted keep every counter exact', async () => {
