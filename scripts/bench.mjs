@@ -13,6 +13,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
+import os from 'node:os';
 import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import { ensureTable, localClient, startDynamoLocal } from './lib/local-dynamodb.mjs';
 import { bundle, checkEsbuildSettings, discoverFunctions, routeParams, routeShape } from './bench/build.mjs';
@@ -160,7 +161,7 @@ try {
   if (opts.init) process.stdout.write(`${bundleTable(result)}\n`);
   process.stdout.write(`\n${checks(result, selected)}\n`);
   result.meta = {
-    date: new Date().toISOString(), node: process.version, cpus: (await import('node:os')).cpus().length,
+    date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, loadavg: os.loadavg().map((n) => Math.round(n * 10) / 10),
     iterations: opts.iterations, warmup: opts.warmup, initRuns: opts.initRuns, seconds: Math.round((performance.now() - started) / 1000),
   };
   if (opts.out) {

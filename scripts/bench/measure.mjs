@@ -136,7 +136,7 @@ const round = (n, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
 /**
  * Runs one scenario: `warmup` calls, then `iterations` measured calls, each on the
  * request the scenario makes for that call (fresh targets for mutations), then the bare
- * replays of the measured calls' requests.
+ * replay of each measured call's requests right after it.
  */
 export async function runScenario({ scenario, handler, routeKey, ctx, warmup, iterations, rawClient }) {
   const calls = [];
@@ -147,10 +147,13 @@ export async function runScenario({ scenario, handler, routeKey, ctx, warmup, it
     if (out.status !== expected) {
       return { status: 'error', message: `call ${k} answered ${out.status} (expected ${expected}): ${out.body.slice(0, 300)}` };
     }
-    if (k >= warmup) calls.push({ ms: out.ms, records: out.records, ...summarize(out.records) });
+    if (k < warmup) continue;
+    const call = { ms: out.ms, ...summarize(out.records) };
+    // Replayed right away, so that both figures see the same load on the machine.
+    call.bare = await replay(rawClient, out.records, call.depth);
+    calls.push(call);
   }
-  const bare = [];
-  for (const c of calls) bare.push(await replay(rawClient, c.records, c.depth));
+  const bare = calls.map((c) => c.bare);
   return {
     status: 'ok',
     p50Ms: round(median(calls.map((c) => c.ms))),

@@ -84,7 +84,8 @@ export function checks(result, scenarios) {
     const big = Object.entries(result.bundles).filter(([, x]) => x.bytes > 1.15 * b.bytes).map(([n, x]) => `${n} ${(x.bytes / b.bytes).toFixed(2)}x`);
     const slow = Object.entries(result.bundles).filter(([, x]) => x.initMs > 1.2 * b.initMs).map(([n, x]) => `${n} ${(x.initMs / b.initMs).toFixed(2)}x`);
     line(!big.length, `(d) bundle bytes <= 1.15x baseline (${b.bytes} B)${big.length ? `: ${big.join(', ')}` : ''}`);
-    line(!slow.length, `(d) initMs <= 1.2x baseline (${fmt(b.initMs)} ms)${slow.length ? `: ${slow.join(', ')}` : ''}`);
+    if (b.initMs === undefined) line(null, '(d) initMs not measured (--no-init)');
+    else line(!slow.length, `(d) initMs <= 1.2x baseline (${fmt(b.initMs)} ms)${slow.length ? `: ${slow.join(', ')}` : ''}`);
   } else line(null, '(d) bundles not measured');
 
   // (e) WCU per write endpoint.

@@ -78,7 +78,7 @@ export const scenarios = [
   { route: 'GET /users/me', kind: 'read', seed: true, request: (ctx, k) => bearer(ctx, k * 7) },
   {
     route: 'GET /users/{identifier}', kind: 'read', seed: true,
-    request: async (ctx, k) => ({ ...(await bearer(ctx, k * 7)), params: { identifier: ctx.user(k * 7 + 5).username } }),
+    request: async (ctx, k) => { const t = k * 7 + 5; return { ...(await bearer(ctx, ctx.viewer(k, 0, t % ctx.N))), params: { identifier: ctx.user(t).username } }; },
   },
   { route: 'GET /users/suggested', kind: 'read', seed: true, request: (ctx, k) => bearer(ctx, k * 7 + 1) },
   {
@@ -88,11 +88,11 @@ export const scenarios = [
   { route: 'GET /users/blocked', kind: 'read', seed: true, request: (ctx, k) => bearer(ctx, k * 7 + 4) },
   {
     route: 'GET /users/{identifier}/followers', kind: 'read', seed: true,
-    request: async (ctx, k) => ({ ...(await bearer(ctx, k * 7)), params: { identifier: ctx.user(k * 7 + 7).username } }),
+    request: async (ctx, k) => { const t = k * 7 + 7; return { ...(await bearer(ctx, ctx.viewer(k, 0, t % ctx.N))), params: { identifier: ctx.user(t).username } }; },
   },
   {
     route: 'GET /users/{identifier}/following', kind: 'read', seed: true,
-    request: async (ctx, k) => ({ ...(await bearer(ctx, k * 7)), params: { identifier: ctx.user(k * 7 + 7).username } }),
+    request: async (ctx, k) => { const t = k * 7 + 7; return { ...(await bearer(ctx, ctx.viewer(k, 0, t % ctx.N))), params: { identifier: ctx.user(t).username } }; },
   },
 
   // Reads of posts and comments.
