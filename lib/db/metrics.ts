@@ -12,6 +12,8 @@ export interface DbRecord {
   start: number;
   end: number;
   consumed?: unknown;
+  /** Items in the answer (BatchGet: over all tables), to price the keys that found none. */
+  returned?: number;
   error?: string;
 }
 
@@ -39,7 +41,9 @@ export function instrument(client: DynamoDBClient): void {
     };
     try {
       const res = await next(args);
-      record.consumed = (res.output as { ConsumedCapacity?: unknown }).ConsumedCapacity;
+      const out = res.output as { ConsumedCapacity?: unknown; Responses?: Record<string, unknown[]>; Items?: unknown[]; Item?: unknown };
+      record.consumed = out.ConsumedCapacity;
+      record.returned = out.Responses ? Object.values(out.Responses).reduce((n, items) => n + items.length, 0) : out.Items?.length ?? (out.Item ? 1 : 0);
       return res;
     } catch (err) {
       record.error = (err as Error).name;

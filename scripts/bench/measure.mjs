@@ -3,6 +3,7 @@
 // trips on the critical path, capacity, and the "bare" latency of the same requests sent
 // directly, without the handler.
 import * as ddb from '@aws-sdk/client-dynamodb';
+import { transactWcu } from './capacity.mjs';
 
 export const METRICS_SINK = Symbol.for('aperture.dbMetrics');
 const READS = new Set(['GetItemCommand', 'BatchGetItemCommand', 'QueryCommand', 'ScanCommand', 'TransactGetItemsCommand']);
@@ -68,6 +69,18 @@ export function depths(records) {
 }
 
 function capacityOf(record) {
+  // DynamoDB Local misreports transactions (scripts/bench/capacity.mjs).
+  if (record.command === 'TransactWriteItemsCommand') return { rcu: 0, wcu: transactWcu(record.input) };
+  // It also charges nothing for a BatchGet key that finds no item; DynamoDB charges the minimum read.
+  let missing = 0;
+  if (record.command === 'BatchGetItemCommand') {
+    for (const t of Object.values(record.input.RequestItems ?? {})) {
+      const requested = t.Keys?.length ?? 0;
+      missing += requested * (t.ConsistentRead ? 1 : 0.5);
+    }
+    const per = Object.values(record.input.RequestItems ?? {})[0]?.ConsistentRead ? 1 : 0.5;
+    missing -= (record.returned ?? 0) * per;
+  }
   const list = record.consumed === undefined ? [] : [].concat(record.consumed);
   let rcu = 0;
   let wcu = 0;
@@ -79,7 +92,7 @@ function capacityOf(record) {
     } else if (READS.has(record.command)) rcu += total;
     else wcu += total;
   }
-  return { rcu, wcu };
+  return { rcu: rcu + Math.max(0, missing), wcu };
 }
 
 /** The figures of one call from its records. */
