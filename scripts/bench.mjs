@@ -148,7 +148,8 @@ try {
       for (const b of built.values()) {
         const events = initEvents.get(b.name) ?? Array.from({ length: opts.initRuns }, () => apiEvent(b.route, {}));
         const runs = events.map((ev) => coldStart(b.outfile, b.exportName, ev));
-        result.bundles[b.name] = { bytes: b.bytes, ...summarize(runs), route: b.route };
+        // The status the cold request got: a cold start is only comparable when it did the real work.
+        result.bundles[b.name] = { bytes: b.bytes, ...summarize(runs), route: b.route, status: runs[0]?.status };
       }
     }
   }
