@@ -1,6 +1,6 @@
 // Field rules shared by the endpoint schemas (contract section 4). Text is trimmed
 // before it is checked, and lengths count Unicode code points (an emoji is one).
-import { z } from 'zod/mini';
+import * as z from 'zod/mini';
 import { ID_PATTERN } from './ids';
 
 const codePoints = (s: string) => [...s].length;

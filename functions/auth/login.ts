@@ -1,4 +1,4 @@
-import { z } from 'zod/mini';
+import * as z from 'zod/mini';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { http } from '../../lib/http';
 import { db, TABLE } from '../../lib/db/client';
@@ -21,16 +21,20 @@ export const handler = http({ auth: false, body: loginBody }, async ({ body, tra
   const claim = body.identifier.includes('@') ? keys.email(body.identifier) : keys.username(body.identifier);
   const res = await db.send(new GetCommand({ TableName: TABLE, Key: claim }));
   const userId = res.Item?.userId as string | undefined;
+  // The edge lists of the answer are read while scrypt runs: they need only the id, and
+  // waiting for the password check would put two more round trips on every login.
+  const edgesRead = userId ? loadEdges(userId, true, EMBED_LIMIT.single) : undefined;
+  edgesRead?.catch(() => undefined);
   const [user, guard] = userId ? await Promise.all([getUser(userId), readGuard(userId)]) : [undefined, undefined];
   assertNotLocked(guard);
   // Unknown account or wrong password: same work, same answer.
   const valid = await verifyPassword(body.password, user?.passwordHash ?? DUMMY_HASH);
-  if (!user || !valid) {
+  if (!user || !valid || !edgesRead) {
     if (user) await recordFailure(user.id, guard);
     throw new InvalidCredentials();
   }
   const [edges] = await Promise.all([
-    loadEdges(user.id, true, EMBED_LIMIT.single),
+    edgesRead,
     guard ? clearGuard(user.id) : undefined,
     writeLog(trace, {
       type: 'USER_LOGGED_IN',

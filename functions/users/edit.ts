@@ -1,4 +1,4 @@
-import { z } from 'zod/mini';
+import * as z from 'zod/mini';
 import { http } from '../../lib/http';
 import { ValidationError } from '../../lib/errors';
 import { ConditionFailed } from '../../lib/db/transact';
@@ -22,11 +22,13 @@ export const handler = http({ body: editBody }, async ({ body, caller, trace, pa
   if (Object.keys(body).length === 0) {
     throw ValidationError.field('body', 'must name at least one of name, username, bio, gender, image');
   }
+  // An edit changes no edge: the edge lists of the answer are read alongside the update.
+  const edgesRead = loadEdges(caller.userId, true, EMBED_LIMIT.single);
+  edgesRead.catch(() => undefined);
   let current = await caller.user();
   for (let attempt = 1; ; attempt++) {
     try {
-      const user = await editProfile(current, body, trace, { params, body });
-      const edges = await loadEdges(user.id, true, EMBED_LIMIT.single);
+      const [user, edges] = await Promise.all([editProfile(current, body, trace, { params, body }), edgesRead]);
       return { body: { message: 'Profile updated successfully', user: toBaseUser(user, edges, true) } };
     } catch (err) {
       // Another edit landed between our read and our write: read again and reapply.

@@ -1,5 +1,5 @@
 // The user fields of contract section 4.
-import { z } from 'zod/mini';
+import * as z from 'zod/mini';
 import { httpUrl, text } from '../fields';
 import { ID_PATTERN } from '../ids';
 

@@ -1,0 +1,179 @@
+#!/usr/bin/env node
+// `npm run bench -- --out <file>`: the performance benchmark (docs/PERFORMANCE.md).
+// Starts its own DynamoDB Local, bundles every function as deployment does, loads the 1x
+// and 10x data sets, measures every endpoint of the contract through its real bundled
+// handler (in process, with warm-up), measures the cold start of every bundle in fresh
+// processes, prints the tables and the target checks, and writes the JSON result.
+//
+// Options: --out <file>  --scales 1x,10x  --iterations 30  --warmup 5  --init-runs 5
+//          --only <text> (endpoints whose route contains it)  --no-init (skip cold starts)
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { randomBytes } from 'node:crypto';
+import os from 'node:os';
+import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
+import { ensureTable, localClient, startDynamoLocal } from './lib/local-dynamodb.mjs';
+import { bundle, checkEsbuildSettings, discoverFunctions, routeParams, routeShape } from './bench/build.mjs';
+import { SCALES, buildDataset } from './bench/dataset.mjs';
+import { loadDataset } from './bench/loader.mjs';
+import { apiEvent, median, runScenario } from './bench/measure.mjs';
+import { scenarioContext, scenarios } from './bench/scenarios.mjs';
+import { bundleTable, checks, endpointTable } from './bench/report.mjs';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const require = createRequire(import.meta.url);
+const say = (msg) => process.stderr.write(`[bench] ${msg}\n`);
+
+function options(argv) {
+  const o = { scales: '1x,10x', iterations: 30, warmup: 5, 'init-runs': 5, init: true };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--no-init') o.init = false;
+    else if (a.startsWith('--')) o[a.slice(2)] = argv[++i];
+  }
+  return { ...o, scales: String(o.scales).split(','), iterations: Number(o.iterations), warmup: Number(o.warmup), initRuns: Number(o['init-runs']) };
+}
+
+const opts = options(process.argv.slice(2));
+const TABLE = 'aperture-bench';
+const work = join(root, '.bench');
+const runTag = randomBytes(3).toString('hex');
+const selected = scenarios.filter((s) => !opts.only || s.route.includes(opts.only));
+
+rmSync(work, { recursive: true, force: true });
+mkdirSync(work, { recursive: true });
+const started = performance.now();
+
+say('starting DynamoDB Local');
+const dynamo = await startDynamoLocal();
+Object.assign(process.env, {
+  STAGE: 'local', TABLE_NAME: TABLE, DYNAMODB_ENDPOINT: dynamo.endpoint, AWS_REGION: process.env.AWS_REGION || 'us-east-1',
+  AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local', AWS_NODEJS_CONNECTION_REUSE_ENABLED: '1',
+});
+const childEnv = { ...process.env };
+process.env.APERTURE_DB_METRICS = '1';
+const raw = localClient(dynamo.endpoint);
+
+try {
+  for (const p of checkEsbuildSettings(root)) say(`WARNING esbuild settings differ: ${p}`);
+
+  // Bundles: every function as deployment builds it, the baseline, and the loader's lib.
+  say('bundling');
+  const functions = discoverFunctions(root);
+  const built = new Map();
+  for (const fn of functions) {
+    if (!fn.file || built.has(fn.name)) continue;
+    built.set(fn.name, { ...fn, ...(await bundle(root, fn.file, join(work, 'functions', `${fn.name}.js`))) });
+  }
+  const baseline = await bundle(root, 'scripts/bench/baseline.ts', join(work, 'baseline.js'));
+  const lib = require((await bundle(root, 'scripts/bench/lib-entry.ts', join(work, 'lib.js'))).outfile);
+
+  // In process, each function's own bundle: what is measured is what deploys.
+  const byRoute = new Map();
+  for (const fn of functions) {
+    const b = built.get(fn.name);
+    if (b) byRoute.set(routeShape(fn.route), { ...b, route: fn.route, handler: require(b.outfile)[fn.exportName] });
+  }
+
+  const result = { scales: [], bundles: {}, baseline: undefined };
+  const initEvents = new Map();
+
+  for (const scaleName of opts.scales) {
+    const scale = SCALES[scaleName];
+    if (!scale) throw new Error(`unknown scale ${scaleName} (known: ${Object.keys(SCALES).join(', ')})`);
+    // One table name for every scale (the bundles read it at load), emptied between scales.
+    await raw.send(new DeleteTableCommand({ TableName: TABLE })).catch(() => undefined);
+    await ensureTable(dynamo.endpoint, TABLE);
+    const ds = buildDataset(scale);
+    say(`loading ${scale.name}: ${scale.users} users, ${ds.posts.length} posts`);
+    const load = await loadDataset(ds, lib, { endpoint: dynamo.endpoint, table: TABLE, concurrency: 16 });
+    say(`loaded ${load.items} items in ${(load.ms / 1000).toFixed(1)} s`);
+    const ctx = scenarioContext(ds, { signToken: lib.signToken, runTag });
+    const entry = { name: scale.name, users: scale.users, posts: ds.posts.length, items: load.items, loadMs: load.ms, endpoints: {} };
+
+    for (const s of selected) {
+      const fn = byRoute.get(routeShape(s.route));
+      if (!fn) {
+        entry.endpoints[s.route] = { status: 'missing' };
+        continue;
+      }
+      // The contract's parameter names, renamed to the function's own, by position.
+      const names = routeParams(fn.route);
+      const contractNames = routeParams(s.route);
+      const scenario = {
+        ...s,
+        request: async (c, k) => {
+          const req = await s.request(c, k);
+          if (!req.params) return req;
+          return { ...req, params: Object.fromEntries(contractNames.map((n, i) => [names[i] ?? n, req.params[n]])) };
+        },
+      };
+      try {
+        entry.endpoints[s.route] = await runScenario({
+          scenario, handler: fn.handler, routeKey: fn.route, ctx, warmup: opts.warmup, iterations: opts.iterations, rawClient: raw,
+        });
+      } catch (err) {
+        entry.endpoints[s.route] = { status: 'error', message: err.message };
+      }
+      const e = entry.endpoints[s.route];
+      say(`${scale.name} ${s.route}: ${e.status === 'ok' ? `p50 ${e.p50Ms} ms, ${e.dbCalls} requests, ${e.dbRoundTrips} trips` : `${e.status} ${e.message ?? ''}`}`);
+      // Cold-start events for this function, on this (the first) data set.
+      if (!initEvents.has(fn.name) && e.status === 'ok') {
+        const events = [];
+        for (let r = 0; r < opts.initRuns; r++) events.push(apiEvent(fn.route, await scenario.request(ctx, opts.warmup + opts.iterations + 1 + r)));
+        initEvents.set(fn.name, events);
+      }
+    }
+    result.scales.push(entry);
+
+    // Cold starts against the first data set, while it is loaded.
+    if (opts.init && result.scales.length === 1) {
+      say('measuring cold starts');
+      const coldStart = (outfile, exportName, event) => {
+        const file = join(work, 'event.json');
+        writeFileSync(file, JSON.stringify(event));
+        const out = execFileSync(process.execPath, [join(root, 'scripts/bench/init-child.mjs'), outfile, exportName, file], { env: childEnv, encoding: 'utf8' });
+        return JSON.parse(out.trim().split('\n').pop());
+      };
+      const summarize = (runs) => ({
+        initMs: Math.round(median(runs.map((r) => r.initMs)) * 10) / 10,
+        requireMs: Math.round(median(runs.map((r) => r.requireMs)) * 10) / 10,
+        firstMs: Math.round(median(runs.map((r) => r.firstMs)) * 10) / 10,
+      });
+      const baseRuns = Array.from({ length: opts.initRuns }, () => coldStart(baseline.outfile, 'handler', apiEvent('GET /baseline')));
+      result.baseline = { bytes: baseline.bytes, ...summarize(baseRuns) };
+      for (const b of built.values()) {
+        const events = initEvents.get(b.name) ?? Array.from({ length: opts.initRuns }, () => apiEvent(b.route, {}));
+        const runs = events.map((ev) => coldStart(b.outfile, b.exportName, ev));
+        // The status the cold request got: a cold start is only comparable when it did the real work.
+        result.bundles[b.name] = { bytes: b.bytes, ...summarize(runs), route: b.route, status: runs[0]?.status };
+      }
+    }
+  }
+  if (!opts.init) {
+    result.baseline = { bytes: baseline.bytes };
+    for (const b of built.values()) result.bundles[b.name] = { bytes: b.bytes, route: b.route };
+  }
+
+  process.stdout.write(`${endpointTable(result, selected)}\n`);
+  if (opts.init) process.stdout.write(`${bundleTable(result)}\n`);
+  process.stdout.write(`\n${checks(result, selected)}\n`);
+  result.meta = {
+    date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, loadavg: os.loadavg().map((n) => Math.round(n * 10) / 10),
+    iterations: opts.iterations, warmup: opts.warmup, initRuns: opts.initRuns, seconds: Math.round((performance.now() - started) / 1000),
+  };
+  if (opts.out) {
+    const out = resolve(process.cwd(), opts.out);
+    mkdirSync(dirname(out), { recursive: true });
+    writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
+    say(`wrote ${out}`);
+  }
+  say(`done in ${result.meta.seconds} s`);
+} finally {
+  raw.destroy();
+  await dynamo.stop();
+}
+process.exit(0);

@@ -1,0 +1,59 @@
+// Bundling exactly as deployment does: the functions of functions/*/functions.json, each
+// built by esbuild with serverless.yml's custom.esbuild settings, plus the baseline (one
+// GetItem with the document client) and the lib bundle the loader uses.
+import { build } from 'esbuild';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** serverless.yml custom.esbuild, as esbuild options (checked against the file by checkEsbuildSettings). */
+export const ESBUILD = {
+  bundle: true,
+  minify: true,
+  sourcemap: false,
+  target: 'node22',
+  platform: 'node',
+  format: 'cjs',
+  mainFields: ['module', 'main'],
+};
+
+/** Warns when serverless.yml no longer builds the way this file does. */
+export function checkEsbuildSettings(root) {
+  const yml = readFileSync(join(root, 'serverless.yml'), 'utf8');
+  const block = /\n  esbuild:\n((?:    .*\n)+)/.exec(yml)?.[1] ?? '';
+  const problems = [];
+  for (const [k, v] of Object.entries(ESBUILD)) {
+    const m = new RegExp(`^    ${k}: (.*)$`, 'm').exec(block);
+    const want = Array.isArray(v) ? `[${v.join(', ')}]` : String(v);
+    if (!m || m[1].trim() !== want) problems.push(`${k}: serverless.yml has ${m?.[1]?.trim() ?? 'nothing'}, bench uses ${want}`);
+  }
+  return problems;
+}
+
+/** Route key with parameter names blanked, so `{postId}` and `{post_id}` match. */
+export const routeShape = (route) => route.replace(/\{[^}]+\}/g, '{}');
+export const routeParams = (route) => [...route.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
+
+/** Every function of the functions manifests: name, source file, export, route. */
+export function discoverFunctions(root) {
+  const dir = join(root, 'functions');
+  const out = [];
+  for (const area of readdirSync(dir)) {
+    const manifest = join(dir, area, 'functions.json');
+    if (!existsSync(manifest)) continue;
+    for (const [name, fn] of Object.entries(JSON.parse(readFileSync(manifest, 'utf8')))) {
+      const dot = fn.handler.lastIndexOf('.');
+      const base = fn.handler.slice(0, dot);
+      const file = ['.ts', '.js', '.mjs'].map((e) => base + e).find((f) => existsSync(join(root, f)));
+      for (const ev of fn.events ?? []) {
+        if (!ev.httpApi) continue;
+        out.push({ name, file, exportName: fn.handler.slice(dot + 1), route: `${ev.httpApi.method.toUpperCase()} ${ev.httpApi.path}` });
+      }
+    }
+  }
+  return out;
+}
+
+export async function bundle(root, entry, outfile) {
+  await build({ ...ESBUILD, absWorkingDir: root, entryPoints: [join(root, entry)], outfile, logLevel: 'error' });
+  return { outfile, bytes: statSync(outfile).size };
+}

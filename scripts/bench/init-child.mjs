@@ -1,0 +1,22 @@
+// One cold start: a fresh Node process loads a bundle and serves one request.
+// argv: <bundle> <export> <event.json>. Prints { requireMs, firstMs, initMs, status }.
+// Nothing else is imported before the clock starts, so the bundle pays for its own modules.
+import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
+
+const [bundle, exportName, eventFile] = process.argv.slice(2);
+const event = JSON.parse(readFileSync(eventFile, 'utf8'));
+const context = {
+  callbackWaitsForEmptyEventLoop: false, functionName: 'init', functionVersion: '$LATEST',
+  invokedFunctionArn: 'arn:aws:lambda:us-east-1:000000000000:function:init', memoryLimitInMB: '1024',
+  awsRequestId: 'init', logGroupName: 'init', logStreamName: 'init', getRemainingTimeInMillis: () => 10_000,
+  done() {}, fail() {}, succeed() {},
+};
+const require = createRequire(import.meta.url);
+const t0 = performance.now();
+const mod = require(bundle);
+const t1 = performance.now();
+const res = await mod[exportName](event, context);
+const t2 = performance.now();
+process.stdout.write(`\n${JSON.stringify({ requireMs: t1 - t0, firstMs: t2 - t1, initMs: t2 - t0, status: res?.statusCode })}\n`);
+process.exit(0);

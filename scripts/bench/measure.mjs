@@ -1,0 +1,180 @@
+// Calling a handler the way API Gateway + Lambda do, and turning the DynamoDB records of
+// each call (lib/db/metrics.ts) into the benchmark's figures: latency, requests, round
+// trips on the critical path, capacity, and the "bare" latency of the same requests sent
+// directly, without the handler.
+import * as ddb from '@aws-sdk/client-dynamodb';
+import { transactWcu } from './capacity.mjs';
+
+export const METRICS_SINK = Symbol.for('aperture.dbMetrics');
+const READS = new Set(['GetItemCommand', 'BatchGetItemCommand', 'QueryCommand', 'ScanCommand', 'TransactGetItemsCommand']);
+
+let seq = 0;
+
+/** An API Gateway HTTP API (payload v2) event for a route key such as `GET /users/{identifier}`. */
+export function apiEvent(routeKey, { params = {}, query, body, token, headers: extra = {} } = {}) {
+  const [method, template] = routeKey.split(' ');
+  const rawPath = template.replace(/\{([^}]+)\}/g, (_, k) => encodeURIComponent(params[k] ?? ''));
+  const headers = { 'user-agent': 'aperture-bench' };
+  for (const [k, v] of Object.entries(extra)) headers[k.toLowerCase()] = v;
+  let raw;
+  if (body !== undefined) {
+    raw = JSON.stringify(body);
+    headers['content-type'] = 'application/json';
+  }
+  if (token) headers.authorization = `Bearer ${token}`;
+  seq++;
+  return {
+    version: '2.0',
+    routeKey,
+    rawPath,
+    rawQueryString: new URLSearchParams(query ?? {}).toString(),
+    headers,
+    queryStringParameters: query && Object.keys(query).length ? { ...query } : undefined,
+    pathParameters: Object.keys(params).length ? { ...params } : undefined,
+    requestContext: {
+      accountId: '000000000000', apiId: 'bench', domainName: 'localhost', domainPrefix: 'localhost',
+      http: { method, path: rawPath, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'aperture-bench' },
+      requestId: `bench-${seq}`, routeKey, stage: '$default', time: new Date().toUTCString(), timeEpoch: Date.now(),
+    },
+    body: raw,
+    isBase64Encoded: false,
+  };
+}
+
+export function lambdaContext() {
+  return {
+    callbackWaitsForEmptyEventLoop: false, functionName: 'bench', functionVersion: '$LATEST',
+    invokedFunctionArn: 'arn:aws:lambda:us-east-1:000000000000:function:bench', memoryLimitInMB: '1024',
+    awsRequestId: `bench-${seq}`, logGroupName: 'bench', logStreamName: 'bench', getRemainingTimeInMillis: () => 10_000,
+    done() {}, fail() {}, succeed() {},
+  };
+}
+
+export const resetRecords = () => { globalThis[METRICS_SINK] = []; };
+export const takeRecords = () => { const r = globalThis[METRICS_SINK] ?? []; globalThis[METRICS_SINK] = []; return r; };
+
+/**
+ * Depth of each request on the call's critical path: 1 + the deepest request that had
+ * completed before it was sent. Requests sent together (Promise.all) share a depth.
+ */
+export function depths(records) {
+  const sorted = [...records].sort((a, b) => a.start - b.start);
+  const depth = new Map();
+  for (const r of sorted) {
+    let d = 0;
+    for (const q of sorted) if (q !== r && q.end <= r.start && depth.has(q)) d = Math.max(d, depth.get(q));
+    depth.set(r, d + 1);
+  }
+  return depth;
+}
+
+function capacityOf(record) {
+  // DynamoDB Local misreports transactions (scripts/bench/capacity.mjs).
+  if (record.command === 'TransactWriteItemsCommand') return { rcu: 0, wcu: transactWcu(record.input) };
+  // It also charges nothing for a BatchGet key that finds no item; DynamoDB charges the minimum read.
+  let missing = 0;
+  if (record.command === 'BatchGetItemCommand') {
+    for (const t of Object.values(record.input.RequestItems ?? {})) {
+      const requested = t.Keys?.length ?? 0;
+      missing += requested * (t.ConsistentRead ? 1 : 0.5);
+    }
+    const per = Object.values(record.input.RequestItems ?? {})[0]?.ConsistentRead ? 1 : 0.5;
+    missing -= (record.returned ?? 0) * per;
+  }
+  const list = record.consumed === undefined ? [] : [].concat(record.consumed);
+  let rcu = 0;
+  let wcu = 0;
+  for (const c of list) {
+    const total = (c.CapacityUnits ?? 0);
+    if (c.ReadCapacityUnits !== undefined || c.WriteCapacityUnits !== undefined) {
+      rcu += c.ReadCapacityUnits ?? 0;
+      wcu += c.WriteCapacityUnits ?? 0;
+    } else if (READS.has(record.command)) rcu += total;
+    else wcu += total;
+  }
+  return { rcu: rcu + Math.max(0, missing), wcu };
+}
+
+/** The figures of one call from its records. */
+export function summarize(records) {
+  const d = depths(records);
+  let rcu = 0;
+  let wcu = 0;
+  for (const r of records) {
+    const c = capacityOf(r);
+    rcu += c.rcu;
+    wcu += c.wcu;
+  }
+  return { dbCalls: records.length, dbRoundTrips: Math.max(0, ...d.values()), rcu, wcu, depth: d };
+}
+
+/** Invokes a handler once; the records are those of this call only. */
+export async function invoke(handler, routeKey, request) {
+  const event = apiEvent(routeKey, request);
+  resetRecords();
+  const t0 = performance.now();
+  const res = await handler(event, lambdaContext());
+  const ms = performance.now() - t0;
+  const records = takeRecords();
+  return { ms, status: res?.statusCode ?? 0, body: res?.body ?? '', records };
+}
+
+/** Sends a call's recorded requests again, directly, with the same critical path. */
+export async function replay(client, records, depth) {
+  const levels = new Map();
+  for (const r of records) {
+    const d = depth.get(r);
+    if (!levels.has(d)) levels.set(d, []);
+    levels.get(d).push(r);
+  }
+  const t0 = performance.now();
+  for (const d of [...levels.keys()].sort((a, b) => a - b)) {
+    await Promise.all(levels.get(d).map((r) => {
+      const Command = ddb[r.command];
+      // A replayed conditional write usually fails its condition: the round trip is the same.
+      return client.send(new Command(r.input)).catch((err) => { if (process.env.BENCH_DEBUG) process.stderr.write(`replay ${r.command}: ${err.name} ${err.message}\n`); });
+    }));
+  }
+  return performance.now() - t0;
+}
+
+export function percentile(values, p) {
+  if (!values.length) return 0;
+  const s = [...values].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))];
+}
+export const median = (values) => percentile(values, 50);
+const round = (n, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
+
+/**
+ * Runs one scenario: `warmup` calls, then `iterations` measured calls, each on the
+ * request the scenario makes for that call (fresh targets for mutations), then the bare
+ * replay of each measured call's requests right after it.
+ */
+export async function runScenario({ scenario, handler, routeKey, ctx, warmup, iterations, rawClient }) {
+  const calls = [];
+  for (let k = 0; k < warmup + iterations; k++) {
+    const request = await scenario.request(ctx, k);
+    const out = await invoke(handler, routeKey, request);
+    const expected = scenario.status ?? 200;
+    if (out.status !== expected) {
+      return { status: 'error', message: `call ${k} answered ${out.status} (expected ${expected}): ${out.body.slice(0, 300)}` };
+    }
+    if (k < warmup) continue;
+    const call = { ms: out.ms, ...summarize(out.records) };
+    // Replayed right away, so that both figures see the same load on the machine.
+    call.bare = await replay(rawClient, out.records, call.depth);
+    calls.push(call);
+  }
+  const bare = calls.map((c) => c.bare);
+  return {
+    status: 'ok',
+    p50Ms: round(median(calls.map((c) => c.ms))),
+    p95Ms: round(percentile(calls.map((c) => c.ms), 95)),
+    dbCalls: median(calls.map((c) => c.dbCalls)),
+    dbRoundTrips: median(calls.map((c) => c.dbRoundTrips)),
+    rcu: round(median(calls.map((c) => c.rcu))),
+    wcu: round(median(calls.map((c) => c.wcu))),
+    bareP50Ms: round(median(bare)),
+  };
+}

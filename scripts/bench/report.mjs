@@ -1,0 +1,101 @@
+// The readable side of the benchmark: the tables and the target checks of issue 7.
+import { median } from './measure.mjs';
+
+const ROUND_TRIPS = { default: 2, 'GET /posts/explore': 4, 'GET /users/suggested': 4 };
+const pad = (s, n) => String(s).padEnd(n);
+const lpad = (s, n) => String(s).padStart(n);
+const fmt = (n) => (n === undefined ? '-' : Number.isInteger(n) ? String(n) : n.toFixed(1));
+
+export function endpointTable(result, scenarios) {
+  const lines = [];
+  const cols = ['p50Ms', 'p95Ms', 'bareP50Ms', 'dbCalls', 'dbRoundTrips', 'rcu', 'wcu'];
+  const head = ['p50', 'p95', 'bare', 'reqs', 'trips', 'RCU', 'WCU'];
+  for (const scale of result.scales) {
+    lines.push('', `Scale ${scale.name}: ${scale.users} users, ${scale.posts} posts (${scale.items} items loaded in ${(scale.loadMs / 1000).toFixed(1)} s)`);
+    lines.push(`${pad('endpoint', 40)}${head.map((h) => lpad(h, 8)).join('')}`);
+    for (const s of scenarios) {
+      const e = scale.endpoints[s.route];
+      if (!e) continue;
+      if (e.status !== 'ok') lines.push(`${pad(s.route, 40)}  ${e.status}${e.message ? `: ${e.message}` : ''}`);
+      else lines.push(`${pad(s.route, 40)}${cols.map((c) => lpad(fmt(e[c]), 8)).join('')}`);
+    }
+  }
+  return lines.join('\n');
+}
+
+export function bundleTable(result) {
+  const lines = ['', `${pad('bundle', 24)}${lpad('bytes', 10)}${lpad('x base', 8)}${lpad('initMs', 9)}${lpad('x base', 8)}${lpad('require', 9)}${lpad('1st req', 9)}`];
+  const b = result.baseline;
+  const row = (name, x) => `${pad(name, 24)}${lpad(x.bytes, 10)}${lpad((x.bytes / b.bytes).toFixed(2), 8)}${lpad(fmt(x.initMs), 9)}${lpad((x.initMs / b.initMs).toFixed(2), 8)}${lpad(fmt(x.requireMs), 9)}${lpad(fmt(x.firstMs), 9)}`;
+  lines.push(row('(baseline)', b));
+  for (const [name, x] of Object.entries(result.bundles)) lines.push(row(name, x));
+  return lines.join('\n');
+}
+
+/** The PASS/FAIL lines of the issue's targets (a) to (e). */
+export function checks(result, scenarios) {
+  const out = [];
+  const line = (ok, text) => out.push(`${ok === null ? 'SKIP' : ok ? 'PASS' : 'FAIL'} ${text}`);
+  const ok = (e) => e && e.status === 'ok';
+  const byName = Object.fromEntries(result.scales.map((s) => [s.name, s]));
+  const reads = scenarios.filter((s) => s.kind === 'read');
+  const writes = scenarios.filter((s) => s.kind === 'write');
+
+  // (a) RCU flat from 1x to 10x on the seed's reads.
+  const small = byName['1x'];
+  const big = byName['10x'];
+  if (small && big) {
+    const seedReads = reads.filter((s) => s.seed);
+    const present = seedReads.filter((s) => ok(small.endpoints[s.route]) && ok(big.endpoints[s.route]));
+    const bad = present.filter((s) => {
+      const a = small.endpoints[s.route].rcu;
+      const b = big.endpoints[s.route].rcu;
+      return Math.abs(b - a) > 0.1 * Math.max(a, 0.5);
+    }).map((s) => `${s.route} ${small.endpoints[s.route].rcu} -> ${big.endpoints[s.route].rcu}`);
+    const missing = seedReads.length - present.length;
+    line(present.length ? !bad.length : null,
+      `(a) RCU at 10x within 10% of 1x on ${present.length}/${seedReads.length} seed reads${missing ? ` (${missing} missing)` : ''}${bad.length ? `: ${bad.join('; ')}` : ''}`);
+  } else line(null, '(a) needs scales 1x and 10x');
+
+  // (b) Sequential round trips of reads.
+  const tripsBad = [];
+  let measured = 0;
+  for (const scale of result.scales) {
+    for (const s of reads) {
+      const e = scale.endpoints[s.route];
+      if (!ok(e)) continue;
+      measured++;
+      const max = ROUND_TRIPS[s.route] ?? ROUND_TRIPS.default;
+      if (e.dbRoundTrips > max) tripsBad.push(`${s.route}@${scale.name} ${e.dbRoundTrips} > ${max}`);
+    }
+  }
+  line(measured ? !tripsBad.length : null, `(b) reads within 2 round trips (explore, suggested 4)${tripsBad.length ? `: ${tripsBad.join('; ')}` : ''}`);
+
+  // (c) Overhead of the handler over its bare requests.
+  for (const scale of result.scales) {
+    const ratios = Object.values(scale.endpoints).filter((e) => ok(e) && e.bareP50Ms > 0).map((e) => e.p50Ms / e.bareP50Ms);
+    const m = median(ratios);
+    line(ratios.length ? m <= 1.25 : null, `(c) ${scale.name}: median over ${ratios.length} endpoints of p50/bareP50 = ${m.toFixed(2)} (target <= 1.25)`);
+  }
+
+  // (d) Bundles against the baseline.
+  if (result.baseline && Object.keys(result.bundles).length) {
+    const b = result.baseline;
+    const big = Object.entries(result.bundles).filter(([, x]) => x.bytes > 1.15 * b.bytes).map(([n, x]) => `${n} ${(x.bytes / b.bytes).toFixed(2)}x`);
+    const slow = Object.entries(result.bundles).filter(([, x]) => x.initMs > 1.2 * b.initMs).map(([n, x]) => `${n} ${(x.initMs / b.initMs).toFixed(2)}x`);
+    line(!big.length, `(d) bundle bytes <= 1.15x baseline (${b.bytes} B)${big.length ? `: ${big.join(', ')}` : ''}`);
+    if (b.initMs === undefined) line(null, '(d) initMs not measured (--no-init)');
+    else line(!slow.length, `(d) initMs <= 1.2x baseline (${fmt(b.initMs)} ms)${slow.length ? `: ${slow.join(', ')}` : ''}`);
+  } else line(null, '(d) bundles not measured');
+
+  // (e) WCU per write endpoint.
+  out.push('(e) WCU per write endpoint:');
+  for (const s of writes) {
+    const cells = result.scales.map((scale) => {
+      const e = scale.endpoints[s.route];
+      return `${scale.name} ${ok(e) ? fmt(e.wcu) : e?.status ?? '-'}`;
+    });
+    out.push(`     ${pad(s.route, 40)}${cells.join('   ')}`);
+  }
+  return out.join('\n');
+}

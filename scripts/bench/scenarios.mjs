@@ -1,0 +1,278 @@
+// One entry per endpoint of the contract: the route key as the contract writes it, whether
+// it reads or writes, whether it is one of the seed's 15, the status a success answers, and
+// `request(ctx, k)`: the request of the k-th call. Reads pick a caller and a target from
+// the data set; mutations take a fresh target on every call (`ctx.claim` never hands out
+// the same one twice), so each call does the full work of a first like, follow, ...
+// The function serving a route is found in functions/*/functions.json; a route with no
+// function yet is reported as "missing". Order matters: reads run before the writes that
+// change the data, deletions last.
+
+const mod = (a, n) => ((a % n) + n) % n;
+
+/** Helpers over one loaded data set, shared by the scenarios of a scale. */
+export function scenarioContext(ds, { signToken, runTag }) {
+  const tokens = new Map();
+  const claimed = new Set();
+  const gonePosts = new Set();
+  const goneComments = new Set();
+  const ctx = {
+    ds,
+    runTag,
+    N: ds.N,
+    user: (i) => ds.users[mod(i, ds.N)],
+    async token(i) {
+      const u = ctx.user(i);
+      if (!tokens.has(u.id)) tokens.set(u.id, await signToken(u.id));
+      return tokens.get(u.id);
+    },
+    /** True the first time a key is claimed in this run. */
+    claim: (key) => (claimed.has(key) ? false : (claimed.add(key), true)),
+    gonePosts,
+    goneComments,
+    /** A caller for call k that is neither blocked by nor blocking any of `others`. */
+    viewer(k, salt, ...others) {
+      for (let t = 0; ; t++) {
+        const c = mod(k * 7 + salt + t, ds.N);
+        if (others.every((o) => o !== c && !ds.blockedEitherWay(c, o))) return c;
+      }
+    },
+    /** The k-th live post (spread over the data set). */
+    post(k, salt = 0) {
+      const P = ds.posts.length;
+      for (let t = 0; ; t++) {
+        const p = ds.posts[mod(k * 37 + salt + t * 11, P)];
+        if (!gonePosts.has(p.index)) return p;
+      }
+    },
+    /** The first candidate (by index t) that `ok` accepts and that `key` can claim. */
+    first(limit, candidate, ok, key) {
+      for (let t = 0; t < limit; t++) {
+        const c = candidate(t);
+        if (c !== undefined && ok(c) && ctx.claim(key(c))) return c;
+      }
+      throw new Error('no fresh target left');
+    },
+  };
+  return ctx;
+}
+
+const bearer = async (ctx, i) => ({ token: await ctx.token(i) });
+const text = (k) => `Benchmark text ${k}`;
+const liveTop = (ctx, post) => post.comments.filter((c) => !ctx.goneComments.has(c.id));
+
+export const scenarios = [
+  // Accounts.
+  {
+    route: 'POST /auth/register', kind: 'write', status: 201,
+    request: (ctx, k) => {
+      const username = `new_${ctx.runTag}_${ctx.ds.scale.name}_${k}`;
+      return { body: { name: `New User ${k}`, username, email: `${username}@bench.test`, password: 'bench-password-1' } };
+    },
+  },
+  {
+    route: 'POST /auth/login', kind: 'write',
+    request: (ctx, k) => ({ body: { identifier: ctx.user(k * 7 + 2).username, password: 'bench-password-1' } }),
+  },
+
+  // Reads of users and the graph.
+  { route: 'GET /users/me', kind: 'read', seed: true, request: (ctx, k) => bearer(ctx, k * 7) },
+  {
+    route: 'GET /users/{identifier}', kind: 'read', seed: true,
+    request: async (ctx, k) => { const t = k * 7 + 5; return { ...(await bearer(ctx, ctx.viewer(k, 0, t % ctx.N))), params: { identifier: ctx.user(t).username } }; },
+  },
+  { route: 'GET /users/suggested', kind: 'read', seed: true, request: (ctx, k) => bearer(ctx, k * 7 + 1) },
+  {
+    route: 'GET /users/search', kind: 'read', seed: true,
+    request: async (ctx, k) => ({ ...(await bearer(ctx, k * 7)), query: { query: ctx.user(k * 7 + 3).username } }),
+  },
+  { route: 'GET /users/blocked', kind: 'read', seed: true, request: (ctx, k) => bearer(ctx, k * 7 + 4) },
+  {
+    route: 'GET /users/{identifier}/followers', kind: 'read', seed: true,
+    request: async (ctx, k) => { const t = k * 7 + 7; return { ...(await bearer(ctx, ctx.viewer(k, 0, t % ctx.N))), params: { identifier: ctx.user(t).username } }; },
+  },
+  {
+    route: 'GET /users/{identifier}/following', kind: 'read', seed: true,
+    request: async (ctx, k) => { const t = k * 7 + 7; return { ...(await bearer(ctx, ctx.viewer(k, 0, t % ctx.N))), params: { identifier: ctx.user(t).username } }; },
+  },
+
+  // Reads of posts and comments.
+  {
+    route: 'GET /posts/explore', kind: 'read', seed: true,
+    request: async (ctx, k) => ({ ...(await bearer(ctx, k * 7 + 2)), query: { page: '1', limit: '10' } }),
+  },
+  {
+    route: 'GET /posts/{post_id}', kind: 'read',
+    request: async (ctx, k) => { const p = ctx.post(k); return { ...(await bearer(ctx, ctx.viewer(k, 1, p.author))), params: { post_id: p.id } }; },
+  },
+  {
+    route: 'GET /posts/user/{identifier}', kind: 'read',
+    request: async (ctx, k) => {
+      const author = mod(k * 7 + 6, ctx.N);
+      return { ...(await bearer(ctx, ctx.viewer(k, 2, author))), params: { identifier: ctx.user(author).username }, query: { page: '1', limit: '10' } };
+    },
+  },
+  {
+    route: 'GET /posts/{post_id}/likes', kind: 'read', seed: true,
+    request: async (ctx, k) => { const p = ctx.post(k, 3); return { ...(await bearer(ctx, ctx.viewer(k, 3, p.author))), params: { post_id: p.id } }; },
+  },
+  {
+    route: 'GET /comments/post/{post_id}', kind: 'read',
+    request: async (ctx, k) => { const p = ctx.post(k, 4); return { ...(await bearer(ctx, ctx.viewer(k, 4, p.author))), params: { post_id: p.id } }; },
+  },
+  {
+    route: 'GET /comments/replies/{comment_id}', kind: 'read', seed: true,
+    request: async (ctx, k) => {
+      const p = ctx.post(k, 5);
+      const c = liveTop(ctx, p).find((x) => x.replies.length) ?? liveTop(ctx, p)[0];
+      return { ...(await bearer(ctx, ctx.viewer(k, 5, p.author, c.author))), params: { comment_id: c.id } };
+    },
+  },
+  {
+    route: 'GET /logs/trace/{traceId}', kind: 'read', seed: true,
+    request: async (ctx, k) => { const c = mod(k * 7 + 3, ctx.N); return { ...(await bearer(ctx, c)), params: { traceId: ctx.ds.traceOf(c) } }; },
+  },
+
+  // Writes of users and the graph.
+  {
+    route: 'POST /users/profile/edit', kind: 'write', seed: true,
+    request: async (ctx, k) => ({ ...(await bearer(ctx, k * 7 + 1)), body: { bio: `Benchmark bio ${ctx.runTag} ${k}` } }),
+  },
+  {
+    route: 'POST /users/follow/{identifier}', kind: 'write',
+    request: async (ctx, k) => {
+      const { ds } = ctx;
+      const c = mod(k * 7 + 3, ctx.N);
+      const t = ctx.first(ctx.N, (j) => mod(c + ds.scale.follows + 2 + j, ctx.N),
+        (x) => x !== c && !ds.follows(c, x) && !ds.follows(x, c) && !ds.blockedEitherWay(c, x), (x) => `graph:${Math.min(c, x)}:${Math.max(c, x)}`);
+      return { ...(await bearer(ctx, c)), params: { identifier: ctx.user(t).username } };
+    },
+  },
+  {
+    route: 'POST /users/unfollow/{identifier}', kind: 'write',
+    request: async (ctx, k) => {
+      const c = mod(k * 7 + 5, ctx.N);
+      const t = ctx.first(ctx.N, (j) => ctx.ds.followingOf(c)[j], () => true, (x) => `graph:${Math.min(c, x)}:${Math.max(c, x)}`);
+      return { ...(await bearer(ctx, c)), params: { identifier: ctx.user(t).username } };
+    },
+  },
+  {
+    route: 'POST /users/block/{identifier}', kind: 'write',
+    request: async (ctx, k) => {
+      const { ds } = ctx;
+      const c = mod(k * 7 + 6, ctx.N);
+      const t = ctx.first(ctx.N, (j) => mod(c + ds.scale.follows + 3 + j, ctx.N),
+        (x) => x !== c && !ds.follows(c, x) && !ds.follows(x, c) && !ds.blockedEitherWay(c, x), (x) => `graph:${Math.min(c, x)}:${Math.max(c, x)}`);
+      return { ...(await bearer(ctx, c)), params: { identifier: ctx.user(t).username } };
+    },
+  },
+  {
+    route: 'POST /users/unblock/{identifier}', kind: 'write',
+    request: async (ctx, k) => {
+      const c = ctx.first(ctx.N, (j) => mod(k * 7 + 8 + j, ctx.N), () => true, (x) => `unblock:${x}`);
+      return { ...(await bearer(ctx, c)), params: { identifier: ctx.user(c + ctx.ds.blockOffset).username } };
+    },
+  },
+
+  // Writes of posts.
+  {
+    route: 'POST /posts/create', kind: 'write', seed: true, status: 201,
+    request: async (ctx, k) => ({
+      ...(await bearer(ctx, k * 7 + 2)),
+      body: { image: JSON.stringify([`https://images.bench.test/new-${k}.jpg`]), caption: text(k) },
+    }),
+  },
+  {
+    route: 'POST /posts/like/{post_id}', kind: 'write',
+    request: async (ctx, k) => {
+      const { ds } = ctx;
+      const c = mod(k * 7 + 1, ctx.N);
+      const p = ctx.first(ds.posts.length, (t) => ctx.post(k, t * 7),
+        (x) => x.author !== c && !x.likers.includes(c) && !ds.blockedEitherWay(c, x.author), (x) => `like:${c}:${x.index}`);
+      return { ...(await bearer(ctx, c)), params: { post_id: p.id } };
+    },
+  },
+  {
+    route: 'POST /posts/unlike/{post_id}', kind: 'write',
+    request: async (ctx, k) => {
+      const p = ctx.post(k, 13);
+      const l = ctx.first(p.likers.length, (j) => p.likers[j], () => true, (x) => `like:${x}:${p.index}`);
+      return { ...(await bearer(ctx, l)), params: { post_id: p.id } };
+    },
+  },
+  {
+    route: 'POST /posts/bookmark/{post_id}', kind: 'write',
+    request: async (ctx, k) => {
+      const { ds } = ctx;
+      const c = mod(k * 7 + 4, ctx.N);
+      const own = ds.bookmarksOf(c);
+      const p = ctx.first(ds.posts.length, (t) => ctx.post(k, t * 5 + 1),
+        (x) => x.author !== c && !own.includes(x.index) && !ds.blockedEitherWay(c, x.author), (x) => `bookmark:${c}:${x.index}`);
+      return { ...(await bearer(ctx, c)), params: { post_id: p.id } };
+    },
+  },
+  {
+    route: 'POST /posts/unbookmark/{post_id}', kind: 'write',
+    request: async (ctx, k) => {
+      const c = mod(k * 7 + 5, ctx.N);
+      const own = ctx.ds.bookmarksOf(c).filter((p) => !ctx.gonePosts.has(p));
+      const p = ctx.first(own.length, (j) => own[j], () => true, (x) => `bookmark:${c}:${x}`);
+      return { ...(await bearer(ctx, c)), params: { post_id: ctx.ds.posts[p].id } };
+    },
+  },
+
+  // Writes of comments.
+  {
+    route: 'POST /comments/create/{post_id}', kind: 'write', seed: true, status: 201,
+    request: async (ctx, k) => { const p = ctx.post(k, 17); return { ...(await bearer(ctx, ctx.viewer(k, 6, p.author))), params: { post_id: p.id }, body: { text: text(k) } }; },
+  },
+  {
+    route: 'POST /comments/reply/{comment_id}', kind: 'write', seed: true, status: 201,
+    request: async (ctx, k) => {
+      const p = ctx.post(k, 19);
+      const c = liveTop(ctx, p)[k % Math.max(1, liveTop(ctx, p).length)];
+      return { ...(await bearer(ctx, ctx.viewer(k, 7, p.author, c.author))), params: { comment_id: c.id }, body: { text: text(k) } };
+    },
+  },
+  {
+    route: 'POST /comments/like/{comment_id}', kind: 'write',
+    request: async (ctx, k) => {
+      const { ds } = ctx;
+      const v = mod(k * 7 + 3, ctx.N);
+      const c = ctx.first(ds.posts.length, (t) => liveTop(ctx, ctx.post(k, t * 3 + 23))[0],
+        (x) => x.author !== v && !x.likers.includes(v) && !ds.blockedEitherWay(v, x.author) && !ds.blockedEitherWay(v, ds.posts[x.post].author),
+        (x) => `clike:${v}:${x.id}`);
+      return { ...(await bearer(ctx, v)), params: { comment_id: c.id } };
+    },
+  },
+  {
+    route: 'POST /comments/unlike/{comment_id}', kind: 'write',
+    request: async (ctx, k) => {
+      const c = ctx.first(ctx.ds.posts.length, (t) => liveTop(ctx, ctx.post(k, t * 3 + 29))[0], (x) => x.likers.length > 0, (x) => `clike:${x.likers[0]}:${x.id}`);
+      return { ...(await bearer(ctx, c.likers[0])), params: { comment_id: c.id } };
+    },
+  },
+
+  // Deletions last: they take data away from the scenarios above.
+  {
+    route: 'DELETE /comments/{comment_id}', kind: 'write',
+    request: async (ctx, k) => {
+      const P = ctx.ds.posts.length;
+      const p = ctx.first(P, (t) => ctx.ds.posts[mod(P - 1 - 2 * k - t, P)], (x) => !ctx.gonePosts.has(x.index) && liveTop(ctx, x).length > 0, (x) => `dcomment-post:${x.index}`);
+      const c = liveTop(ctx, p)[0];
+      ctx.goneComments.add(c.id);
+      return { ...(await bearer(ctx, c.author)), params: { comment_id: c.id } };
+    },
+  },
+  {
+    route: 'DELETE /posts/{post_id}', kind: 'write',
+    request: async (ctx, k) => {
+      const P = ctx.ds.posts.length;
+      const p = ctx.first(P, (t) => ctx.ds.posts[mod(Math.floor(P / 2) + 3 * k + t, P)], (x) => !ctx.gonePosts.has(x.index), (x) => `dpost:${x.index}`);
+      ctx.gonePosts.add(p.index);
+      return { ...(await bearer(ctx, p.author)), params: { post_id: p.id } };
+    },
+  },
+];
+
+/** The seed's read endpoints (target check a). */
+export const seedReads = () => scenarios.filter((s) => s.kind === 'read' && s.seed).map((s) => s.route);

@@ -1,0 +1,97 @@
+// Keeps the benchmark harness (scripts/bench.mjs) from rotting: the loader writes a tiny
+// data set whose counters match its edges, and one scenario runs through a real handler
+// with the DB metrics on. The benchmark itself is `npm run bench`, never part of the tests.
+import { resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+
+const TABLE = 'aperture-bench-harness';
+const root = resolve(__dirname, '../..');
+
+// The bench modules and lib are required after the environment names the harness table
+// and turns the metrics on: lib/db/client.ts reads both when it loads.
+process.env.TABLE_NAME = TABLE;
+process.env.APERTURE_DB_METRICS = '1';
+const { SCALES, buildDataset } = require('../../scripts/bench/dataset.mjs');
+const { loadDataset, loaderClient } = require('../../scripts/bench/loader.mjs');
+const { runScenario, depths } = require('../../scripts/bench/measure.mjs');
+const { scenarioContext, scenarios } = require('../../scripts/bench/scenarios.mjs');
+const { discoverFunctions } = require('../../scripts/bench/build.mjs');
+const lib = require('../../scripts/bench/lib-entry');
+
+const endpoint = process.env.DYNAMODB_ENDPOINT!;
+const ds = buildDataset(SCALES.tiny, `h${Date.now().toString(36).slice(-4)}_`);
+const docs = loaderClient(endpoint);
+const localClient = () => new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+
+// The table of resources/table.json (scripts/lib/local-dynamodb.mjs is ESM-only: import.meta).
+async function createTable(): Promise<void> {
+  const def = JSON.parse(readFileSync(resolve(root, 'resources/table.json'), 'utf8'));
+  const client = localClient();
+  await client.send(new CreateTableCommand({
+    TableName: TABLE, BillingMode: 'PAY_PER_REQUEST', KeySchema: def.KeySchema,
+    AttributeDefinitions: def.AttributeDefinitions, GlobalSecondaryIndexes: def.GlobalSecondaryIndexes,
+  }));
+  client.destroy();
+}
+
+beforeAll(async () => {
+  await createTable();
+  await loadDataset(ds, lib, { endpoint, table: TABLE, concurrency: 4 });
+});
+afterAll(() => docs.destroy());
+
+const count = async (input: Record<string, unknown>) => {
+  const res = await docs.send(new QueryCommand({ TableName: TABLE, Select: 'COUNT', ...input }));
+  return res.Count;
+};
+
+describe('benchmark loader', () => {
+  it('writes users whose counters match their edge items, posts whose counters match their likes and comments', async () => {
+    const u = ds.users[3];
+    const user = (await docs.send(new GetCommand({ TableName: TABLE, Key: lib.keys.user(u.id) }))).Item!;
+    expect(user.username).toBe(u.username);
+    expect(user.followersCount).toBe(await count({ IndexName: 'GSI2', KeyConditionExpression: 'GSI2PK = :p', ExpressionAttributeValues: { ':p': lib.keys.followersOf(u.id) } }));
+    expect(user.followingCount).toBe(await count({ IndexName: 'GSI1', KeyConditionExpression: 'GSI1PK = :p', ExpressionAttributeValues: { ':p': lib.keys.followingOf(u.id) } }));
+    expect(user.followersCount).toBe(SCALES.tiny.follows);
+    expect(user.postsCount).toBe(await count({ IndexName: 'GSI1', KeyConditionExpression: 'GSI1PK = :p', ExpressionAttributeValues: { ':p': lib.keys.postsOf(u.id) } }));
+
+    const p = ds.posts[5];
+    const post = (await docs.send(new GetCommand({ TableName: TABLE, Key: lib.keys.post(p.id) }))).Item!;
+    expect(post.likesCount).toBe(await count({ KeyConditionExpression: 'PK = :p AND begins_with(SK, :l)', ExpressionAttributeValues: { ':p': `POST#${p.id}`, ':l': 'LIKE#' } }));
+    const top = await count({ IndexName: 'GSI1', KeyConditionExpression: 'GSI1PK = :p', ExpressionAttributeValues: { ':p': lib.keys.commentsOf(p.id) } });
+    let replies = 0;
+    for (const c of p.comments) {
+      replies += (await count({ IndexName: 'GSI1', KeyConditionExpression: 'GSI1PK = :p', ExpressionAttributeValues: { ':p': lib.keys.repliesOf(c.id) } }))!;
+    }
+    expect(post.commentsCount).toBe(top! + replies);
+    expect(top).toBe(SCALES.tiny.commentsPerPost);
+  });
+});
+
+describe('benchmark scenario', () => {
+  it('measures GET /users/{identifier} through the real handler: requests, round trips, capacity, bare time', async () => {
+    const fn = discoverFunctions(root).find((f: { route: string }) => f.route === 'GET /users/{identifier}');
+    expect(fn.file).toBe('functions/users/profile.ts');
+    const { handler } = require('../../functions/users/profile');
+    const scenario = scenarios.find((s: { route: string }) => s.route === 'GET /users/{identifier}');
+    const ctx = scenarioContext(ds, { signToken: lib.signToken, runTag: 't' });
+    const raw = localClient();
+    const result = await runScenario({ scenario, handler, routeKey: fn.route, ctx, warmup: 1, iterations: 3, rawClient: raw });
+    raw.destroy();
+    expect(result.message).toBeUndefined();
+    expect(result).toMatchObject({ status: 'ok', dbCalls: 6, dbRoundTrips: 2 });
+    expect(result.rcu).toBeGreaterThan(0);
+    expect(result.wcu).toBe(0);
+    expect(result.bareP50Ms).toBeGreaterThan(0);
+  });
+
+  it('counts requests sent together as one round trip', () => {
+    const a = { start: 0, end: 5 };
+    const b = { start: 1, end: 4 };
+    const c = { start: 6, end: 9 };
+    const d = depths([a, b, c]);
+    expect([d.get(a), d.get(b), d.get(c)]).toEqual([1, 1, 2]);
+  });
+});

@@ -1,0 +1,27 @@
+// Bundle size is a property of how modules are imported: `import { z } from 'zod/mini'`
+// keeps zod's whole namespace object (every locale, JSON schema) alive in every bundle,
+// 400 KB per function; `import * as z` lets esbuild drop what is unused. See
+// docs/PERFORMANCE.md, "Bundles".
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+
+const root = resolve(__dirname, '../..');
+
+function sources(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return sources(path);
+    return /\.ts$/.test(name) && !/\.test\.ts$/.test(name) ? [path] : [];
+  });
+}
+
+describe('imports that decide bundle size', () => {
+  const files = [...sources(join(root, 'functions')), ...sources(join(root, 'lib'))];
+
+  it('import zod/mini as a namespace and never the full zod', () => {
+    const bad = files
+      .filter((f) => /import\s+(?!type\b)[^;]*\{[^}]*\bz\b[^}]*\}\s+from\s+'zod\/mini'|from\s+'zod'/.test(readFileSync(f, 'utf8')))
+      .map((f) => relative(root, f));
+    expect(bad).toEqual([]);
+  });
+});
