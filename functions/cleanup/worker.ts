@@ -2,7 +2,7 @@
 // after a deletion; it drains the job until little of its time is left, then hands the
 // rest to a fresh invocation of itself, so a job of any size finishes.
 import type { Context } from 'aws-lambda';
-import { z } from 'zod/mini';
+import * as z from 'zod/mini';
 import { ID_PATTERN } from '../../lib/ids';
 import { runCleanup } from '../../lib/cleanup/worker';
 import { triggerCleanup } from '../../lib/cleanup/trigger';

@@ -1,4 +1,4 @@
-import { z } from 'zod/mini';
+import * as z from 'zod/mini';
 import { http } from '../../lib/http';
 import { idempotencyItem } from '../../lib/http/idempotency';
 import { buildPost, createPost } from '../../lib/posts/write';

@@ -1,4 +1,4 @@
-import { z } from 'zod/mini';
+import * as z from 'zod/mini';
 import { http } from '../../lib/http';
 import { intParam, text } from '../../lib/fields';
 import { searchUsers } from '../../lib/graph/search';

@@ -1,5 +1,5 @@
 // Field rules of comments (contract sections 4 and 5).
-import { z } from 'zod/mini';
+import * as z from 'zod/mini';
 import { intParam, text } from '../fields';
 
 export const COMMENT_MAX = 2200;

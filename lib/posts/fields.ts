@@ -1,7 +1,7 @@
 // The post fields of contract section 4. `image` arrives in any of three forms (the seed's
 // JSON-stringified array, a real JSON array, a single URL string) and always leaves as the
 // JSON-stringified array, so storage and answers have one form.
-import { z } from 'zod/mini';
+import * as z from 'zod/mini';
 import { isHttpUrl, text } from '../fields';
 
 export const MAX_IMAGES = 20;

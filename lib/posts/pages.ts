@@ -1,5 +1,5 @@
 // Page-based pagination of contract section 5 (explore, a user's posts).
-import { z } from 'zod/mini';
+import * as z from 'zod/mini';
 import { intParam } from '../fields';
 
 export const pageQuery = () => z.strictObject({ page: intParam(1, 999_999, 1), limit: intParam(1, 50, 10) });

@@ -1,4 +1,4 @@
-import { z } from 'zod/mini';
+import * as z from 'zod/mini';
 import { createBody } from '../../functions/posts/create';
 import { imageUrls } from '../../lib/posts/fields';
 import { pagination } from '../../lib/posts/pages';
