@@ -1,7 +1,7 @@
 // Trace log records (contract section 9). A mutation puts its record in the same
 // transaction as its change (logItem), so a change without its record cannot exist.
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { ulid } from 'ulid';
+import { newId } from '../ids';
 import { db, TABLE } from '../db/client';
 import type { TxItem } from '../db/transact';
 import { keys } from '../keys';
@@ -37,7 +37,7 @@ export interface LogRecord {
 
 export function buildLogRecord(trace: TraceContext, entry: LogEntry): LogRecord {
   return {
-    _id: ulid(),
+    _id: newId(),
     scenarioId: trace.scenarioId,
     stepId: trace.stepId,
     traceId: trace.traceId,

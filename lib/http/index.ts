@@ -1,11 +1,10 @@
 // The one middy stack of every endpoint. `http(spec, fn)` gives a Lambda handler for API
 // Gateway HTTP API (payload v2) whose fn only ever sees validated input and, on
 // authenticated routes, a verified caller. Order of the stack:
-//   header normalizer -> trace context -> CORS -> body guard + JSON parser -> validation
+//   header normalizer -> trace context (+ CORS headers) -> body guard + JSON parser -> validation
 //   -> authentication -> handler; the error envelope answers every failure.
 import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
-import httpCors from '@middy/http-cors';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { z } from 'zod/mini';
 import { readTrace } from './trace';
@@ -29,16 +28,21 @@ export interface RouteSpec<P extends z.ZodMiniType, Q extends z.ZodMiniType, B e
   summary?: string;
 }
 
-const CORS = {
-  origin: '*',
-  headers: 'Authorization,Content-Type,Idempotency-Key,X-Trace-Id,X-Scenario-Id,X-Step-Id,X-Sim-Timestamp,traceparent',
-  exposeHeaders: 'X-Trace-Id,Retry-After,WWW-Authenticate',
+/**
+ * CORS headers on every answer, errors included. In AWS the HTTP API answers preflights
+ * and sets these itself (serverless.yml, provider.httpApi.cors); this keeps direct
+ * invocations and serverless-offline the same.
+ */
+const CORS_HEADERS = {
+  'Access-Control-Allow-Origin': '*',
+  'Access-Control-Allow-Headers': 'Authorization,Content-Type,Idempotency-Key,X-Trace-Id,X-Scenario-Id,X-Step-Id,X-Sim-Timestamp,traceparent',
+  'Access-Control-Expose-Headers': 'X-Trace-Id,Retry-After,WWW-Authenticate',
 };
 
 const traceContext = (): Middleware => {
   const stamp = (request: MiddyRequest) => {
     if (request.response) {
-      request.response.headers = { ...request.response.headers, 'X-Trace-Id': state(request).trace.traceId };
+      request.response.headers = { ...CORS_HEADERS, ...request.response.headers, 'X-Trace-Id': state(request).trace.traceId };
     }
     setLogTrace(undefined);
   };
@@ -76,7 +80,6 @@ export function http<P extends z.ZodMiniType, Q extends z.ZodMiniType, B extends
   const handler = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, Context>(core)
     .use(httpHeaderNormalizer())
     .use(traceContext())
-    .use(httpCors(CORS))
     .use(bodyParser())
     .use(validation(spec))
     .use(authentication(needsAuth))

@@ -1,6 +1,6 @@
 // Trace context of a request (contract section 9): X-Trace-Id, else the trace id of a
 // W3C traceparent, else a new id; scenario, step and simulated time from their headers.
-import { ulid } from 'ulid';
+import { newId } from '../ids';
 import { ValidationError, type ErrorDetail } from '../errors';
 
 export interface TraceContext {
@@ -38,7 +38,7 @@ export function readTrace(headers: Record<string, string | undefined>): { trace:
   }
   return {
     trace: {
-      traceId: traceId ?? ulid(),
+      traceId: traceId ?? newId(),
       scenarioId: token('x-scenario-id') ?? '',
       stepId: token('x-step-id') ?? '',
       simTimestamp,

@@ -1,11 +1,10 @@
 // Creating and deleting posts. Each is one transaction: the post item (with its author
 // list and feed index keys), the author's postsCount, one shard of the global post
 // counter and the trace record, so explore's totals (counters) always match its items.
-import { decodeTime } from 'ulid';
 import { TABLE } from '../db/client';
 import { transact, type TxItem } from '../db/transact';
 import { FEED_SHARDS, keys, shardOf } from '../keys';
-import { newId } from '../ids';
+import { idTime, newId } from '../ids';
 import { NotFound } from '../errors';
 import { logItem } from '../audit/records';
 import { diffState } from '../audit/diff';
@@ -43,7 +42,7 @@ const counter = (key: { PK: string; SK: string }, attr: string, by: 1 | -1, guar
 export function buildPost(authorId: string, input: NewPost): PostItem {
   const id = newId();
   // createdAt is the id's own time, so "newest first by id" and "by createdAt" never disagree.
-  const createdAt = new Date(decodeTime(id)).toISOString();
+  const createdAt = new Date(idTime(id)).toISOString();
   return {
     ...keys.post(id),
     ...keys.postIndexes(id, authorId),
