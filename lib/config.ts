@@ -1,6 +1,6 @@
 // Read and validated once per cold start. A misconfigured stage fails at init,
 // never halfway through a request.
-import { z } from 'zod/mini';
+import * as z from 'zod/mini';
 import localConfig from '../config/local.json';
 
 const schema = z.object({

@@ -1,6 +1,6 @@
 // Field rules shared by the endpoint schemas (contract section 4). Text is trimmed
 // before it is checked, and lengths count Unicode code points (an emoji is one).
-import { z } from 'zod/mini';
+import * as z from 'zod/mini';
 import { ID_PATTERN } from './ids';
 
 const codePoints = (s: string) => [...s].length;
@@ -14,6 +14,8 @@ export function text(min: number, max: number) {
     z.refine(WELL_FORMED, 'must be valid text without control characters'),
     z.refine((s) => codePoints(s) >= min, min === 1 ? 'must not be empty' : `must be at least ${min} characters long`),
     z.refine((s) => codePoints(s) <= max, `must be at most ${max} characters long`),
+    // The refinements above are invisible to JSON Schema; state the bounds for the OpenAPI document.
+    z.meta({ minLength: min, maxLength: max }),
   );
 }
 
@@ -29,7 +31,11 @@ export function isHttpUrl(s: string): boolean {
 }
 
 export const httpUrl = () =>
-  z.string().check(z.trim(), z.refine(isHttpUrl, 'must be an absolute http or https URL of at most 2048 characters'));
+  z.string().check(
+    z.trim(),
+    z.refine(isHttpUrl, 'must be an absolute http or https URL of at most 2048 characters'),
+    z.meta({ format: 'uri', maxLength: 2048, description: 'an absolute http or https URL' }),
+  );
 
 /** A record id in a path: a ULID in any case, returned upper case. */
 export const id = () =>

@@ -1,4 +1,4 @@
-import { z } from 'zod/mini';
+import * as z from 'zod/mini';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { http } from '../../lib/http';
 import { db, TABLE } from '../../lib/db/client';

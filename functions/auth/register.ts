@@ -1,4 +1,4 @@
-import { z } from 'zod/mini';
+import * as z from 'zod/mini';
 import { http } from '../../lib/http';
 import { hashPassword } from '../../lib/auth/password';
 import { signToken } from '../../lib/auth/tokens';

@@ -1,4 +1,4 @@
-import { z } from 'zod/mini';
+import * as z from 'zod/mini';
 import { http } from '../../lib/http';
 import { ValidationError } from '../../lib/errors';
 import { ConditionFailed } from '../../lib/db/transact';

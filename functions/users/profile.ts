@@ -1,4 +1,4 @@
-import { z } from 'zod/mini';
+import * as z from 'zod/mini';
 import { http } from '../../lib/http';
 import { identifier } from '../../lib/fields';
 import { NotFound } from '../../lib/errors';

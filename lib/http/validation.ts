@@ -1,6 +1,6 @@
 // Path, query and body validated against the endpoint's zod schemas (strict objects),
 // all three at once so that `details` names every bad field in one answer.
-import { z } from 'zod/mini';
+import * as z from 'zod/mini';
 import { ValidationError, type ErrorDetail } from '../errors';
 import { toDetails } from './issues';
 import { state, type Middleware } from './state';

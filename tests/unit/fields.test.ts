@@ -1,4 +1,4 @@
-import { z } from 'zod/mini';
+import * as z from 'zod/mini';
 import { isHttpUrl, text, intParam } from '../../lib/fields';
 import { usernameProblem } from '../../lib/users/fields';
 import { fold, nameWords, searchTerms } from '../../lib/users/search-terms';
