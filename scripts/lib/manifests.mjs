@@ -5,7 +5,8 @@ import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 
-export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+// Also loaded by jest as CommonJS, where import.meta is empty.
+export const ROOT = typeof __dirname === 'string' ? join(__dirname, '..', '..') + '/' : fileURLToPath(new URL('../..', import.meta.url));
 
 /** Manifest paths (relative to the root) that serverless.yml references, in its order. */
 export function referencedManifests(root = ROOT) {
