@@ -34,6 +34,8 @@ export const username = () =>
 
 export const name = () => text(1, 64);
 export const password = () => z.string().check(
+  // A lone surrogate becomes U+FFFD when hashed, so two different passwords would match.
+  z.refine((s) => s.isWellFormed(), 'must be valid text'),
   z.refine((s) => [...s].length >= 8, 'must be at least 8 characters long'),
   z.refine((s) => [...s].length <= 128, 'must be at most 128 characters long'),
   z.meta({ minLength: 8, maxLength: 128, format: 'password' }),

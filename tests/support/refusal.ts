@@ -15,8 +15,9 @@ export async function snapshot(ctx: FixtureContext): Promise<Before> {
   return { me, other };
 }
 
-export function expectEnvelope(res: CallResult, status?: number, code?: string): void {
-  if (status !== undefined) expect({ status: res.status, text: res.text }).toEqual({ status, text: expect.any(String) });
+/** `what` names the case in a failure message. */
+export function expectEnvelope(res: CallResult, status?: number, code?: string, what?: unknown): void {
+  if (status !== undefined) expect({ what, status: res.status, text: res.text }).toEqual({ what, status, text: expect.any(String) });
   expect(res.status).toBeGreaterThanOrEqual(400);
   expect(res.status).toBeLessThan(500);
   expect(res.body).toEqual({
