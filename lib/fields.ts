@@ -15,7 +15,7 @@ export function text(min: number, max: number) {
     z.refine(WELL_FORMED, 'must be valid text without control characters'),
     z.refine((s) => codePoints(s) >= min, min === 1 ? 'must not be empty' : `must be at least ${min} characters long`),
     // Invisible format characters alone (right-to-left marks, zero-width spaces) render as nothing.
-    z.refine((s) => min === 0 || !INVISIBLE_ONLY.test(s), 'must not be empty'),
+    z.refine((s) => min === 0 || codePoints(s) < min || !INVISIBLE_ONLY.test(s), 'must not be empty'),
     z.refine((s) => codePoints(s) <= max, `must be at most ${max} characters long`),
     // The refinements above are invisible to JSON Schema; state the bounds for the OpenAPI document.
     z.meta({ minLength: min, maxLength: max }),
