@@ -3,7 +3,7 @@
 // document client: what every function carries beyond the SDK is the cold-start cost of our
 // own stack. The OpenAPI function embeds the whole document and must cost no more than any
 // other function.
-import { build, type Plugin } from 'esbuild';
+import { build, type BuildOptions, type Plugin } from 'esbuild';
 import { join } from 'node:path';
 import { ROOT, functionNames, referencedManifests } from '../../scripts/lib/manifests.mjs';
 import { readFileSync } from 'node:fs';
@@ -25,17 +25,17 @@ const db = DynamoDBDocumentClient.from(new DynamoDBClient({}));
 export const handler = async (event) => (await db.send(new GetCommand({ TableName: process.env.TABLE_NAME, Key: { PK: event.id, SK: 'X' } }))).Item;
 `;
 
-const options = {
+const options: BuildOptions = {
   bundle: true, minify: true, sourcemap: false, target: 'node22', platform: 'node', format: 'cjs',
   mainFields: ['module', 'main'], write: false, logLevel: 'silent', plugins,
-} as const;
+};
 
 async function size(entry: { file?: string; contents?: string }): Promise<number> {
   const res = await build({
     ...options,
     ...(entry.file ? { entryPoints: [join(ROOT, entry.file)] } : { stdin: { contents: entry.contents!, resolveDir: ROOT, loader: 'js' } }),
   });
-  return res.outputFiles[0]!.contents.byteLength;
+  return res.outputFiles![0]!.contents.byteLength;
 }
 
 function handlerFiles(): Record<string, string> {

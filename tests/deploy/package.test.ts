@@ -21,7 +21,7 @@ const ofType = (type: string) => Object.entries(resources).filter(([, r]) => r.T
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'aperture-package-'));
   const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH, HOME: dir, SLS_TELEMETRY_DISABLED: '1', SLS_NOTIFICATIONS_MODE: 'off',
+    PATH: process.env.PATH, HOME: dir, SLS_TELEMETRY_DISABLED: '1', SLS_NOTIFICATIONS_MODE: 'off', ESBUILD_WORK_FOLDER: '.esbuild-package',
     AWS_SHARED_CREDENTIALS_FILE: join(dir, 'none'), AWS_CONFIG_FILE: join(dir, 'none'),
   };
   await promisify(execFile)(process.execPath, [join(ROOT, 'node_modules/serverless/bin/serverless.js'), 'package', '--stage', 'prod', '--package', join(dir, 'out')], {

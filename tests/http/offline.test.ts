@@ -38,7 +38,7 @@ beforeAll(async () => {
     cwd: ROOT,
     detached: true, // its own process group: afterAll ends its workers too
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, SLS_TELEMETRY_DISABLED: '1', SLS_NOTIFICATIONS_MODE: 'off', STAGE: 'local' },
+    env: { ...process.env, SLS_TELEMETRY_DISABLED: '1', SLS_NOTIFICATIONS_MODE: 'off', STAGE: 'local', ESBUILD_WORK_FOLDER: '.esbuild-offline' },
   });
   const keep = (d: Buffer) => { output = (output + d.toString()).slice(-4000); };
   offline.stdout!.on('data', keep);

@@ -32,7 +32,7 @@ describe('trace context', () => {
 
   it('refuses malformed trace headers with 400 naming the header, and changes nothing', async () => {
     const u = await makeUser();
-    for (const headers of [{ 'X-Trace-Id': 'bad id' }, { 'X-Sim-Timestamp': 'NaN' }, { 'X-Scenario-Id': '../x' }, { 'X-Step-Id': 'x'.repeat(129) }]) {
+    for (const headers of [{ 'X-Trace-Id': 'bad id' }, { 'X-Sim-Timestamp': 'NaN' }, { 'X-Scenario-Id': '../x' }, { 'X-Step-Id': 'x'.repeat(129) }] as Record<string, string>[]) {
       const res = await call(edit, 'POST /users/profile/edit', { token: u.token, body: { bio: 'never' }, headers });
       expect(res.status).toBe(400);
       expect(res.body.details[0].path).toBe(Object.keys(headers)[0]!.toLowerCase());

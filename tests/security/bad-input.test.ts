@@ -43,7 +43,7 @@ describe.each(rows())('%s', (_key, route) => {
 
     it('refuses a body without a JSON content type with 415', async () => {
       for (const type of [undefined, 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml', 'json']) {
-        await refused(route, ctx, (v) => ({ rawBody: JSON.stringify(v.body), headers: type ? { 'content-type': type } : {} }), 415, 'UNSUPPORTED_MEDIA_TYPE');
+        await refused(route, ctx, (v) => ({ rawBody: JSON.stringify(v.body), headers: type ? { 'content-type': type } : ({} as Record<string, string>) }), 415, 'UNSUPPORTED_MEDIA_TYPE');
       }
     });
 
@@ -117,7 +117,7 @@ describe.each(rows())('%s', (_key, route) => {
   }
 
   it('refuses unknown and hostile query parameters', async () => {
-    for (const query of [{ zz: '1' }, { __proto__x: '1' }, { constructor: 'x' }, { 'a[b]': '1' }, { '': 'x' }, { admin: 'true' }]) {
+    for (const query of [{ zz: '1' }, JSON.parse('{"__proto__": "1"}'), { constructor: 'x' }, { 'a[b]': '1' }, { '': 'x' }, { admin: 'true' }] as Record<string, string>[]) {
       await refused(route, ctx, (v) => ({ body: v.body, query: { ...v.query, ...query } }), 400, 'VALIDATION_ERROR');
     }
   });
@@ -133,7 +133,7 @@ describe.each(rows())('%s', (_key, route) => {
   }
 
   it('refuses malformed trace headers with 400', async () => {
-    for (const headers of [{ 'X-Trace-Id': 'a b' }, { 'X-Trace-Id': 'x'.repeat(129) }, { 'X-Sim-Timestamp': 'soon' }, { 'X-Scenario-Id': '<x>' }, { traceparent: 'zz' }]) {
+    for (const headers of [{ 'X-Trace-Id': 'a b' }, { 'X-Trace-Id': 'x'.repeat(129) }, { 'X-Sim-Timestamp': 'soon' }, { 'X-Scenario-Id': '<x>' }, { traceparent: 'zz' }] as Record<string, string>[]) {
       const v = await valid();
       const before = await snapshot(ctx);
       const res = await call(route.handler, route.key, { ...v, token: ctx.me.token, headers });
