@@ -107,7 +107,7 @@ function operation(route: DocRoute): Schema {
   const op: Schema = {
     operationId: route.name,
     tags: [route.path.split('/')[1] || 'root'],
-    summary: route.spec.summary ?? key,
+    summary: route.spec.summary ?? doc.summary,
     parameters: parameters(route),
     responses: {
       [String(doc.status)]: { description: doc.status === 201 ? 'Created' : 'OK', headers: traceHeader, content: { 'application/json': { schema: success } } },
