@@ -132,6 +132,14 @@ describe.each(rows())('%s', (_key, route) => {
     });
   }
 
+  if (route.idempotent) {
+    it('refuses malformed Idempotency-Key headers with 400', async () => {
+      for (const key of ['', ' ', 'a b', 'x'.repeat(256), 'é', '\u0000', 'a\nb']) {
+        await refused(route, ctx, (v) => ({ body: v.body, headers: { 'Idempotency-Key': key } }), 400, 'VALIDATION_ERROR');
+      }
+    });
+  }
+
   it('refuses malformed trace headers with 400', async () => {
     for (const headers of [{ 'X-Trace-Id': 'a b' }, { 'X-Trace-Id': 'x'.repeat(129) }, { 'X-Sim-Timestamp': 'soon' }, { 'X-Scenario-Id': '<x>' }, { traceparent: 'zz' }] as Record<string, string>[]) {
       const v = await valid();

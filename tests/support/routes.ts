@@ -55,6 +55,8 @@ export interface Route {
   name: string;
   handler: Handler;
   auth: boolean;
+  /** Honours Idempotency-Key. */
+  idempotent: boolean;
   pathParams: string[];
   /** JSON Schema (input side) of the body, when the route takes one. */
   body?: { properties?: Record<string, Record<string, unknown>>; required?: string[] };
@@ -72,6 +74,7 @@ export const ROUTES: Route[] = routes().filter((r) => !isCatchAll(r.path)).map((
     name: r.name,
     handler,
     auth: spec.auth ?? true,
+    idempotent: spec.idempotent ?? false,
     pathParams: [...r.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!),
     body: spec.body ? jsonSchema(spec.body) as Route['body'] : undefined,
     query: spec.query ? jsonSchema(spec.query) as Route['query'] : undefined,
