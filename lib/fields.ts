@@ -4,6 +4,7 @@ import * as z from 'zod/mini';
 import { ID_PATTERN } from './ids';
 
 const codePoints = (s: string) => [...s].length;
+const INVISIBLE_ONLY = /^[\p{Cf}\s]*$/u;
 // Lone surrogates cannot be stored as UTF-8; control characters have no place in text.
 const WELL_FORMED = (s: string) => s.isWellFormed() && !/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(s);
 
@@ -13,7 +14,11 @@ export function text(min: number, max: number) {
     z.trim(),
     z.refine(WELL_FORMED, 'must be valid text without control characters'),
     z.refine((s) => codePoints(s) >= min, min === 1 ? 'must not be empty' : `must be at least ${min} characters long`),
+    // Invisible format characters alone (right-to-left marks, zero-width spaces) render as nothing.
+    z.refine((s) => min === 0 || codePoints(s) < min || !INVISIBLE_ONLY.test(s), 'must not be empty'),
     z.refine((s) => codePoints(s) <= max, `must be at most ${max} characters long`),
+    // The refinements above are invisible to JSON Schema; state the bounds for the OpenAPI document.
+    z.meta({ minLength: min, maxLength: max }),
   );
 }
 
@@ -29,7 +34,11 @@ export function isHttpUrl(s: string): boolean {
 }
 
 export const httpUrl = () =>
-  z.string().check(z.trim(), z.refine(isHttpUrl, 'must be an absolute http or https URL of at most 2048 characters'));
+  z.string().check(
+    z.trim(),
+    z.refine(isHttpUrl, 'must be an absolute http or https URL of at most 2048 characters'),
+    z.meta({ format: 'uri', maxLength: 2048, description: 'an absolute http or https URL' }),
+  );
 
 /** A record id in a path: a ULID in any case, returned upper case. */
 export const id = () =>

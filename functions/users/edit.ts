@@ -16,7 +16,10 @@ export const editBody = z.strictObject({
   image: z.optional(f.profileImage()),
 });
 
-const ATTEMPTS = 5;
+// Each round of concurrent edits of one profile lets at least one through, so this covers
+// ten at once; the jittered pause keeps the losers from colliding again in lockstep.
+const ATTEMPTS = 10;
+const pause = (attempt: number) => new Promise((r) => setTimeout(r, Math.random() * 10 * attempt));
 
 export const handler = http({ body: editBody }, async ({ body, caller, trace, params }) => {
   if (Object.keys(body).length === 0) {
@@ -33,6 +36,7 @@ export const handler = http({ body: editBody }, async ({ body, caller, trace, pa
     } catch (err) {
       // Another edit landed between our read and our write: read again and reapply.
       if (!(err instanceof ConditionFailed) || attempt >= ATTEMPTS) throw err;
+      await pause(attempt);
       const fresh = await getUser(current.id);
       if (!fresh) throw new Unauthorized('The account of this token no longer exists.');
       current = fresh;

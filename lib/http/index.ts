@@ -6,7 +6,7 @@
 import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import type { z } from 'zod/mini';
+import type * as z from 'zod/mini';
 import { readTrace } from './trace';
 import { bodyParser } from './body';
 import { validation, type RouteSchemas } from './validation';
@@ -92,6 +92,6 @@ export function toResponse(reply: ApiReply): APIGatewayProxyStructuredResultV2 {
   return {
     statusCode: reply.status ?? 200,
     headers: { 'Content-Type': 'application/json; charset=utf-8', ...reply.headers },
-    body: JSON.stringify({ success: true, ...reply.body }),
+    body: JSON.stringify(reply.raw ? reply.body : { success: true, ...reply.body }),
   };
 }

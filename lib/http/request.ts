@@ -25,4 +25,6 @@ export interface ApiReply {
   body: Record<string, unknown>;
   status?: number;
   headers?: Record<string, string>;
+  /** Send the body as it is, without `success` (a document that is not an API answer: /openapi.json). */
+  raw?: boolean;
 }

@@ -26,12 +26,19 @@ export const username = () =>
       const problem = usernameProblem(u);
       if (problem) ctx.issues.push({ code: 'custom', message: problem, input: u });
     }),
+    z.meta({
+      minLength: 1, maxLength: 30, pattern: '^[A-Za-z0-9._]+$',
+      description: 'lower-cased; a-z 0-9 . _; no leading or trailing ".", no ".."; not reserved, not identifier-shaped',
+    }),
   );
 
 export const name = () => text(1, 64);
 export const password = () => z.string().check(
+  // A lone surrogate becomes U+FFFD when hashed, so two different passwords would match.
+  z.refine((s) => s.isWellFormed(), 'must be valid text'),
   z.refine((s) => [...s].length >= 8, 'must be at least 8 characters long'),
   z.refine((s) => [...s].length <= 128, 'must be at most 128 characters long'),
+  z.meta({ minLength: 8, maxLength: 128, format: 'password' }),
 );
 export const email = () =>
   z.string().check(z.trim(), z.toLowerCase(), z.maxLength(254), z.email('must be a valid e-mail address'));

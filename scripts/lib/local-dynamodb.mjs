@@ -9,7 +9,10 @@ import {
   CreateTableCommand, DescribeTableCommand, DynamoDBClient, ListTablesCommand, UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
 
-const TABLE_JSON = fileURLToPath(new URL('../../resources/table.json', import.meta.url));
+// Also loaded by jest test files as CommonJS, where import.meta is empty.
+const TABLE_JSON = typeof __dirname === 'string'
+  ? `${__dirname}/../../resources/table.json`
+  : fileURLToPath(new URL('../../resources/table.json', import.meta.url));
 export const tableDefinition = () => JSON.parse(readFileSync(TABLE_JSON, 'utf8'));
 
 export function freePort() {

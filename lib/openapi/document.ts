@@ -1,0 +1,162 @@
+// The OpenAPI 3.1 document, built from the routes of the function manifests and the zod
+// schemas each handler validates with (handler.spec), so the docs cannot drift from the
+// validation. Requests use the input side of the schemas (what a client sends, before
+// trimming and other transforms); a part JSON Schema cannot express (a refinement, a
+// transform) is left open rather than failing the build. Responses come from
+// ./responses.ts and ./schemas.ts. Used by scripts/openapi.mjs and by the tests.
+import * as z from 'zod/mini';
+import pkg from '../../package.json';
+import { components } from './schemas';
+import { ROUTE_DOCS } from './responses';
+
+type Schema = Record<string, unknown>;
+
+export interface RouteSpecLike {
+  params?: z.ZodMiniType;
+  query?: z.ZodMiniType;
+  body?: z.ZodMiniType;
+  auth?: boolean;
+  idempotent?: boolean;
+  summary?: string;
+}
+
+export interface DocRoute {
+  /** The function's name in its manifest: the operationId. */
+  name: string;
+  method: string;
+  path: string;
+  spec: RouteSpecLike;
+}
+
+/** The catch-all route of the HTTP API ($default): the 404 answer, not an operation. */
+export const isCatchAll = (path: string) => path === '*' || path === '$default';
+
+export function jsonSchema(schema: z.ZodMiniType): Schema {
+  try {
+    const out = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' }) as Schema;
+    delete out.$schema;
+    return out;
+  } catch {
+    return { description: 'not expressible in JSON Schema; see the error details of a refused request' };
+  }
+}
+
+const CODES: Record<number, string> = {
+  400: 'Bad request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not found', 409: 'Conflict',
+  413: 'Payload too large', 415: 'Unsupported media type', 429: 'Too many attempts', 500: 'Internal error',
+};
+
+const traceHeader = { 'X-Trace-Id': { $ref: '#/components/headers/XTraceId' } };
+
+function errorResponses(route: DocRoute, extra: Record<number, string[]> = {}): Record<string, Schema> {
+  const byStatus = new Map<number, Set<string>>();
+  const add = (status: number, ...codes: string[]) => {
+    const set = byStatus.get(status) ?? new Set<string>();
+    codes.forEach((c) => set.add(c));
+    byStatus.set(status, set);
+  };
+  const { spec } = route;
+  add(400, 'VALIDATION_ERROR'); // the trace headers can always be malformed
+  if (spec.body) { add(400, 'INVALID_JSON'); add(413, 'PAYLOAD_TOO_LARGE'); add(415, 'UNSUPPORTED_MEDIA_TYPE'); }
+  if (spec.auth ?? true) add(401, 'UNAUTHORIZED');
+  if (spec.params) add(404, 'NOT_FOUND');
+  for (const [status, codes] of Object.entries(extra)) add(Number(status), ...codes);
+  add(500, 'INTERNAL_ERROR');
+
+  const out: Record<string, Schema> = {};
+  for (const status of [...byStatus.keys()].sort((a, b) => a - b)) {
+    const codes = [...byStatus.get(status)!];
+    const headers: Schema = { ...traceHeader };
+    if (codes.includes('UNAUTHORIZED')) headers['WWW-Authenticate'] = { schema: { type: 'string', const: 'Bearer' } };
+    if (codes.includes('TOO_MANY_ATTEMPTS')) headers['Retry-After'] = { schema: { type: 'integer' }, description: 'seconds' };
+    out[String(status)] = {
+      description: `${CODES[status] ?? 'Error'}: ${codes.join(', ')}`,
+      headers,
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+    };
+  }
+  return out;
+}
+
+function parameters(route: DocRoute): Schema[] {
+  const out: Schema[] = [];
+  const from = (schema: z.ZodMiniType | undefined, where: 'path' | 'query') => {
+    if (!schema) return;
+    const s = jsonSchema(schema);
+    const required = new Set((s.required as string[] | undefined) ?? []);
+    for (const [name, prop] of Object.entries((s.properties as Record<string, Schema> | undefined) ?? {})) {
+      out.push({ name, in: where, required: where === 'path' || required.has(name), schema: prop });
+    }
+  };
+  from(route.spec.params, 'path');
+  from(route.spec.query, 'query');
+  if (route.spec.idempotent) out.push({ $ref: '#/components/parameters/IdempotencyKey' });
+  for (const p of ['XTraceId', 'Traceparent', 'XScenarioId', 'XStepId', 'XSimTimestamp']) out.push({ $ref: `#/components/parameters/${p}` });
+  return out;
+}
+
+function operation(route: DocRoute): Schema {
+  const key = `${route.method.toUpperCase()} ${route.path}`;
+  const doc = ROUTE_DOCS[key];
+  if (!doc) throw new Error(`lib/openapi/responses.ts has no entry for "${key}"`);
+  const success = doc.raw ?? {
+    type: 'object',
+    properties: { success: { type: 'boolean', const: true }, ...doc.body },
+    required: ['success', ...Object.keys(doc.body)],
+  };
+  const op: Schema = {
+    operationId: route.name,
+    tags: [route.path.split('/')[1] || 'root'],
+    summary: route.spec.summary ?? doc.summary,
+    parameters: parameters(route),
+    responses: {
+      [String(doc.status)]: { description: doc.status === 201 ? 'Created' : 'OK', headers: traceHeader, content: { 'application/json': { schema: success } } },
+      ...errorResponses(route, doc.errors),
+    },
+  };
+  if (route.spec.body) {
+    op.requestBody = {
+      required: true,
+      content: { 'application/json': { schema: jsonSchema(route.spec.body) } },
+      description: 'JSON, at most 100 KiB. Text is trimmed before it is checked; lengths count Unicode code points. Unknown fields are refused.',
+    };
+  }
+  if (route.spec.auth === false) op.security = [];
+  return op;
+}
+
+const headerParam = (name: string, description: string, schema: Schema = { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,128}$' }) =>
+  ({ name, in: 'header', required: false, description, schema });
+
+export function buildDocument(routes: DocRoute[]): Schema {
+  const paths: Record<string, Record<string, Schema>> = {};
+  const sorted = [...routes].filter((r) => !isCatchAll(r.path))
+    .sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method));
+  for (const route of sorted) {
+    (paths[route.path] ??= {})[route.method.toLowerCase()] = operation(route);
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Aperture API',
+      version: pkg.version,
+      description: 'Social image-sharing backend. Every error answers { success: false, message, code, details? }; every answer carries X-Trace-Id.',
+    },
+    servers: [{ url: '{baseUrl}', variables: { baseUrl: { default: 'http://localhost:3000', description: 'the stage\'s HTTP API URL' } } }],
+    security: [{ bearerAuth: [] }],
+    paths,
+    components: {
+      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+      schemas: components,
+      headers: { XTraceId: { description: 'the trace id of the request: give it to GET /logs/trace/{traceId}', schema: { type: 'string' } } },
+      parameters: {
+        XTraceId: headerParam('X-Trace-Id', 'trace id of this request; default: the traceparent\'s, else a new one'),
+        Traceparent: headerParam('traceparent', 'W3C trace context', { type: 'string' }),
+        XScenarioId: headerParam('X-Scenario-Id', 'fills scenarioId of the log records'),
+        XStepId: headerParam('X-Step-Id', 'fills stepId of the log records'),
+        XSimTimestamp: headerParam('X-Sim-Timestamp', 'a finite number; fills simTimestamp (default: now, epoch ms)', { type: 'string' }),
+        IdempotencyKey: headerParam('Idempotency-Key', 'the same user repeating a key within 24 h gets the first answer again', { type: 'string', minLength: 1, maxLength: 255 }),
+      },
+    },
+  };
+}

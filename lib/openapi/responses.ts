@@ -1,0 +1,100 @@
+// The success answer and the route-specific errors of every route of the contract, keyed
+// by route ("METHOD /path" as in functions/*/functions.json). The generic errors (400
+// validation, 401, 404 for a path id, 413/415 for a body, 500) are derived from the
+// handler's spec in document.ts. A new route needs one entry here; the generator refuses
+// a route without one.
+import { ref } from './schemas';
+
+type Schema = Record<string, unknown>;
+
+export interface RouteDoc {
+  summary: string;
+  status: 200 | 201;
+  /** Properties of the success body besides `success: true`. */
+  body: Record<string, Schema>;
+  /** Error answers particular to this route: status -> codes. */
+  errors?: Record<number, string[]>;
+  /** The body is sent as is (not an API envelope). */
+  raw?: Schema;
+}
+
+const message: Schema = { type: 'string' };
+const list = (name: string): Schema => ({ type: 'array', items: ref(name) });
+const follow = { message, isFollowing: { type: 'boolean' }, followersCount: { type: 'integer', minimum: 0 } };
+const like = { message, isLiked: { type: 'boolean' }, likesCount: { type: 'integer', minimum: 0 } };
+const forbiddenOrMissing = { 403: ['FORBIDDEN'], 404: ['NOT_FOUND'] };
+
+export const ROUTE_DOCS: Record<string, RouteDoc> = {
+  'POST /auth/register': {
+    summary: 'Create an account; answers a token and the own user', status: 201, body: { message, token: { type: 'string' }, user: ref('User') }, errors: { 409: ['USERNAME_TAKEN', 'EMAIL_TAKEN'] } },
+  'POST /auth/login': {
+    summary: 'Log in with a username or e-mail address and a password', status: 200, body: { message, token: { type: 'string' }, user: ref('User') }, errors: { 401: ['INVALID_CREDENTIALS'], 429: ['TOO_MANY_ATTEMPTS'] } },
+
+  'GET /users/me': {
+    summary: "The caller's own user", status: 200, body: { user: ref('User') } },
+  'GET /users/{identifier}': {
+    summary: "A user's profile by id or username", status: 200, body: { user: ref('UserProfile') } },
+  'POST /users/profile/edit': {
+    summary: "Change any of the caller's name, username, bio, gender, image", status: 200, body: { message, user: ref('User') }, errors: { 409: ['USERNAME_TAKEN'] } },
+  'GET /users/suggested': {
+    summary: 'Users the caller might follow', status: 200, body: { users: list('SuggestedUser') } },
+  'GET /users/search': {
+    summary: 'Search users by username or name prefix', status: 200, body: { users: list('User') } },
+  'GET /users/blocked': {
+    summary: 'The users the caller blocked', status: 200, body: { message, data: list('User'), count: { type: 'integer', minimum: 0 }, pagination: ref('ListPagination') } },
+  'GET /users/{identifier}/followers': {
+    summary: "A user's followers, newest first", status: 200, body: { followers: list('UserWithFollowing'), pagination: ref('ListPagination') } },
+  'GET /users/{identifier}/following': {
+    summary: 'The users a user follows, newest first', status: 200, body: { following: list('UserWithFollowing'), pagination: ref('ListPagination') } },
+  'POST /users/follow/{identifier}': {
+    summary: 'Follow a user', status: 200, body: follow, errors: { 400: ['SELF_ACTION'], 403: ['FORBIDDEN', 'FOLLOW_LIMIT_REACHED'] } },
+  'POST /users/unfollow/{identifier}': {
+    summary: 'Stop following a user', status: 200, body: follow, errors: { 400: ['SELF_ACTION'] } },
+  'POST /users/block/{identifier}': {
+    summary: 'Block a user', status: 200, body: { message, isBlocked: { type: 'boolean' } }, errors: { 400: ['SELF_ACTION'] } },
+  'POST /users/unblock/{identifier}': {
+    summary: 'Unblock a user', status: 200, body: { message, isBlocked: { type: 'boolean' } }, errors: { 400: ['SELF_ACTION'] } },
+
+  'POST /posts/create': {
+    summary: 'Create a post', status: 201, body: { message, post: ref('Post') } },
+  'GET /posts/explore': {
+    summary: 'Posts of users the caller does not follow, newest first', status: 200, body: { posts: list('PostView'), pagination: ref('PagePagination') } },
+  'GET /posts/{post_id}': {
+    summary: 'One post', status: 200, body: { post: ref('PostView') } },
+  'DELETE /posts/{post_id}': {
+    summary: 'Delete an own post with its comments, likes and bookmarks', status: 200, body: { message }, errors: forbiddenOrMissing },
+  'GET /posts/user/{identifier}': {
+    summary: "A user's posts, newest first", status: 200, body: { posts: list('PostView'), pagination: ref('PagePagination') } },
+  'GET /posts/{post_id}/likes': {
+    summary: 'The users who liked a post', status: 200, body: { likes: list('UserWithFollowing'), pagination: ref('ListPagination') } },
+  'POST /posts/like/{post_id}': {
+    summary: 'Like a post', status: 200, body: like, errors: forbiddenOrMissing },
+  'POST /posts/unlike/{post_id}': {
+    summary: 'Take back a like of a post', status: 200, body: like, errors: forbiddenOrMissing },
+  'POST /posts/bookmark/{post_id}': {
+    summary: 'Bookmark a post', status: 200, body: { message, isBookmarked: { type: 'boolean' } }, errors: forbiddenOrMissing },
+  'POST /posts/unbookmark/{post_id}': {
+    summary: 'Remove a bookmark', status: 200, body: { message, isBookmarked: { type: 'boolean' } }, errors: forbiddenOrMissing },
+
+  'POST /comments/create/{post_id}': {
+    summary: 'Comment on a post', status: 201, body: { message, comment: ref('Comment') }, errors: forbiddenOrMissing },
+  'POST /comments/reply/{comment_id}': {
+    summary: 'Reply to a top-level comment', status: 201, body: { message, data: ref('Comment') }, errors: { 400: ['REPLY_DEPTH_EXCEEDED'], ...forbiddenOrMissing } },
+  'GET /comments/replies/{comment_id}': {
+    summary: 'The replies of a comment, oldest first', status: 200, body: { message, data: { type: 'object', properties: { replies: list('Comment'), pagination: ref('CursorPagination') }, required: ['replies', 'pagination'] } } },
+  'GET /comments/post/{post_id}': {
+    summary: 'The top-level comments of a post, oldest first', status: 200, body: { message, data: { type: 'object', properties: { comments: list('Comment'), pagination: ref('CursorPagination') }, required: ['comments', 'pagination'] } } },
+  'DELETE /comments/{comment_id}': {
+    summary: "Delete a comment (its author or the post's author)", status: 200, body: { message }, errors: forbiddenOrMissing },
+  'POST /comments/like/{comment_id}': {
+    summary: 'Like a comment', status: 200, body: like, errors: forbiddenOrMissing },
+  'POST /comments/unlike/{comment_id}': {
+    summary: 'Take back a like of a comment', status: 200, body: like, errors: forbiddenOrMissing },
+
+  'GET /logs/trace/{traceId}': {
+    summary: 'The log records of a trace', status: 200,
+    body: { message, data: { type: 'object', properties: { traceId: { type: 'string' }, count: { type: 'integer', minimum: 1 }, logs: list('LogRecord') }, required: ['traceId', 'count', 'logs'] } },
+  },
+  'GET /openapi.json': {
+    summary: 'This OpenAPI document', status: 200, body: {}, raw: { type: 'object', description: 'this document' } },
+};

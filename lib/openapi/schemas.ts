@@ -1,0 +1,101 @@
+// JSON Schemas (OpenAPI 3.1 components) of what the API answers: the seed's objects
+// (seed-spec.md part 2) and the contract's additions. Requests are documented from the
+// handlers' own zod schemas; these describe responses only, so they are plain JSON Schema
+// and never validate anything.
+type Schema = Record<string, unknown>;
+
+const str: Schema = { type: 'string' };
+const bool: Schema = { type: 'boolean' };
+const int: Schema = { type: 'integer', minimum: 0 };
+const dateTime: Schema = { type: 'string', format: 'date-time' };
+const ids = (description: string): Schema => ({ type: 'array', items: { type: 'string' }, description });
+export const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
+const obj = (properties: Record<string, Schema>, optional: string[] = []): Schema => ({
+  type: 'object',
+  properties,
+  required: Object.keys(properties).filter((k) => !optional.includes(k)),
+});
+const extend = (base: string, properties: Record<string, Schema>): Schema => ({ allOf: [ref(base), obj(properties)] });
+
+export const components: Record<string, Schema> = {
+  User: {
+    ...obj({
+      _id: { ...str, description: 'user identifier (a ULID)' },
+      name: str,
+      username: str,
+      email: { ...str, format: 'email', description: 'only on the caller\'s own object' },
+      image: { ...str, description: 'image URL or ""' },
+      bio: str,
+      gender: str,
+      emailVerified: bool,
+      followers: ids('user ids, newest first; at most 100 in a single-user answer, 10 in a list'),
+      following: ids('user ids, newest first; capped like followers'),
+      bookmarks: ids('post ids; only on the caller\'s own object'),
+      blocked_users: ids('user ids; only on the caller\'s own object'),
+      createdAt: dateTime,
+      updatedAt: dateTime,
+    }, ['email', 'bookmarks', 'blocked_users']),
+    description: 'A user with the base fields. email, bookmarks and blocked_users appear only on the caller\'s own object.',
+  },
+  UserProfile: extend('User', { isFollowing: bool, isBlocked: bool, postsCount: int, followersCount: int, followingCount: int }),
+  UserWithFollowing: extend('User', { isFollowing: bool }),
+  SuggestedUser: extend('User', {
+    mutualFollowers: { type: 'array', items: ref('User'), description: 'accounts that follow both the caller and this user' },
+    followerBy: { type: 'array', items: ref('User'), description: 'accounts the caller follows that follow this user' },
+  }),
+  Post: obj({
+    _id: str,
+    image: { ...str, description: 'a JSON-stringified array of image URLs' },
+    image_public_id: str,
+    author: { ...str, description: 'user identifier' },
+    caption: str,
+    likes: ids('ids of users who liked the post'),
+    createdAt: dateTime,
+    updatedAt: dateTime,
+  }),
+  PostView: extend('Post', { isLiked: bool, isBookmarked: bool, likesCount: int, commentsCount: int }),
+  Comment: obj({
+    _id: str,
+    text: str,
+    author: { ...str, description: 'user identifier' },
+    post: { ...str, description: 'post identifier' },
+    parentComment: { type: ['string', 'null'], description: 'the top-level comment of a reply; null on a top-level comment' },
+    replyTo: { type: ['string', 'null'], description: 'what a reply answers; null on a top-level comment' },
+    likes: ids('ids of users who liked the comment'),
+    repliesCount: int,
+    createdAt: dateTime,
+    updatedAt: dateTime,
+  }),
+  LogRecord: obj({
+    _id: str,
+    scenarioId: str,
+    stepId: str,
+    traceId: str,
+    simTimestamp: { type: 'number' },
+    level: { type: 'string', enum: ['INFO', 'WARN', 'ERROR'] },
+    action: obj({ type: { ...str, description: 'UPPER_SNAKE, e.g. POST_CREATED' }, description: str }),
+    actor: obj({ type: { type: 'string', const: 'user' }, id: str }),
+    payload: { type: 'object', description: 'path parameters and body, secrets removed' },
+    stateDiff: obj({ before: { type: 'object' }, after: { type: 'object' }, changes: { type: 'array', items: str } }),
+    createdAt: dateTime,
+  }),
+  PagePagination: obj({ currentPage: int, totalPages: int, totalPosts: int, hasNextPage: bool, hasPrevPage: bool }),
+  CursorPagination: obj({
+    hasMore: bool,
+    nextCursor: { type: ['string', 'null'], format: 'date-time', description: 'createdAt of the last item returned; null when none was' },
+  }),
+  ListPagination: obj({
+    hasMore: bool,
+    nextCursor: { type: ['string', 'null'], description: 'opaque; pass as `cursor` for the next page' },
+  }),
+  Error: obj({
+    success: { type: 'boolean', const: false },
+    message: { ...str, description: 'a sentence for a person' },
+    code: { ...str, description: 'machine-readable, e.g. VALIDATION_ERROR' },
+    details: {
+      type: 'array',
+      items: obj({ path: { ...str, description: 'the field' }, message: str }),
+      description: 'validation errors only: one entry per bad field',
+    },
+  }, ['details']),
+};

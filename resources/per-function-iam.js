@@ -1,0 +1,101 @@
+'use strict';
+// Per-function IAM roles from resources/iam.json, so each function may use only the
+// DynamoDB actions it declares, on the table and (for Query) its indexes, and write only
+// to its own log group. Adding a function means adding one line to iam.json; packaging
+// fails for a function without one, for a wildcard, or for an action that is not
+// DynamoDB's. Runs after serverless compiled the functions, before the template is saved
+// (the hook serverless-iam-roles-per-function uses), and replaces the shared role.
+const { readFileSync } = require('node:fs');
+const { join } = require('node:path');
+
+const TABLE = 'Table';
+const ACTION = /^dynamodb:[A-Z][A-Za-z]+$/;
+const INDEX_ACTIONS = new Set(['dynamodb:Query', 'dynamodb:Scan']);
+
+/** Reads and checks the declarations against the functions of the service. */
+function declarations(serviceDir, functionNames) {
+  const { functions } = JSON.parse(readFileSync(join(serviceDir, 'resources', 'iam.json'), 'utf8'));
+  const problems = [];
+  for (const name of functionNames) {
+    const actions = functions[name];
+    if (!Array.isArray(actions)) problems.push(`function "${name}" has no entry in resources/iam.json`);
+    else for (const a of actions) if (!ACTION.test(a)) problems.push(`function "${name}": "${a}" is not one DynamoDB action`);
+  }
+  for (const name of Object.keys(functions)) {
+    if (!functionNames.includes(name)) problems.push(`resources/iam.json names "${name}", which is not a function`);
+  }
+  if (problems.length) throw new Error(`Per-function IAM: ${problems.join('; ')}`);
+  return functions;
+}
+
+function tableStatements(actions, indexNames) {
+  if (!actions.length) return [];
+  const tableArn = { 'Fn::GetAtt': [TABLE, 'Arn'] };
+  const statements = [{ Effect: 'Allow', Action: [...actions].sort(), Resource: [tableArn] }];
+  const onIndexes = actions.filter((a) => INDEX_ACTIONS.has(a)).sort();
+  if (onIndexes.length && indexNames.length) {
+    statements.push({
+      Effect: 'Allow',
+      Action: onIndexes,
+      Resource: indexNames.map((ix) => ({ 'Fn::Join': ['', [tableArn, `/index/${ix}`]] })),
+    });
+  }
+  return statements;
+}
+
+class PerFunctionIam {
+  constructor(serverless) {
+    this.serverless = serverless;
+    this.hooks = { 'before:package:finalize': () => this.apply() };
+  }
+
+  apply() {
+    const sls = this.serverless;
+    const service = sls.service;
+    const naming = sls.getProvider('aws').naming;
+    const template = service.provider.compiledCloudFormationTemplate;
+    const resources = template.Resources;
+    const names = service.getAllFunctions();
+    const declared = declarations(sls.serviceDir ?? sls.config.servicePath, names);
+    const table = JSON.parse(readFileSync(join(sls.serviceDir ?? sls.config.servicePath, 'resources', 'table.json'), 'utf8'));
+    const indexNames = (table.GlobalSecondaryIndexes ?? []).map((ix) => ix.IndexName);
+
+    for (const name of names) {
+      const lambdaId = naming.getLambdaLogicalId(name);
+      const logGroupId = naming.getLogGroupLogicalId(name);
+      const roleId = `${naming.getNormalizedFunctionName(name)}IamRole`;
+      const lambda = resources[lambdaId];
+      if (!lambda) continue;
+      resources[roleId] = {
+        Type: 'AWS::IAM::Role',
+        Properties: {
+          AssumeRolePolicyDocument: {
+            Version: '2012-10-17',
+            Statement: [{ Effect: 'Allow', Principal: { Service: ['lambda.amazonaws.com'] }, Action: ['sts:AssumeRole'] }],
+          },
+          Policies: [{
+            PolicyName: `${name}-policy`,
+            PolicyDocument: {
+              Version: '2012-10-17',
+              Statement: [
+                {
+                  Effect: 'Allow',
+                  Action: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+                  Resource: [{ 'Fn::GetAtt': [logGroupId, 'Arn'] }],
+                },
+                ...tableStatements(declared[name], indexNames),
+              ],
+            },
+          }],
+        },
+      };
+      lambda.Properties.Role = { 'Fn::GetAtt': [roleId, 'Arn'] };
+      lambda.DependsOn = [...new Set([...(lambda.DependsOn ?? []).filter((d) => d !== 'IamRoleLambdaExecution'), roleId])];
+    }
+    // Nothing uses the shared role any more.
+    delete resources.IamRoleLambdaExecution;
+  }
+}
+
+module.exports = PerFunctionIam;
+module.exports.declarations = declarations;

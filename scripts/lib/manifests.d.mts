@@ -1,0 +1,6 @@
+export const ROOT: string;
+export interface ManifestRoute { name: string; file: string; exportName: string; method: string; path: string; key: string }
+export function referencedManifests(root?: string): string[];
+export function manifestsOnDisk(root?: string): string[];
+export function routes(root?: string): ManifestRoute[];
+export function functionNames(root?: string): string[];

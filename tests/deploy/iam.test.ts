@@ -1,0 +1,18 @@
+// resources/iam.json declares the DynamoDB actions of every function, and only of functions.
+import { join } from 'node:path';
+import { ROOT, functionNames } from '../../scripts/lib/manifests.mjs';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { declarations } = require(join(ROOT, 'resources/per-function-iam.js')) as {
+  declarations(root: string, names: string[]): Record<string, string[]>;
+};
+
+it('every function of the manifests has a declaration, each a list of single DynamoDB actions', () => {
+  const declared = declarations(ROOT, functionNames());
+  expect(Object.keys(declared).sort()).toEqual(functionNames().sort());
+  for (const actions of Object.values(declared)) for (const a of actions) expect(a).toMatch(/^dynamodb:[A-Z][A-Za-z]+$/);
+});
+
+it('refuses to package a function without a declaration', () => {
+  expect(() => declarations(ROOT, [...functionNames(), 'postsCreate'])).toThrow(/"postsCreate" has no entry in resources\/iam.json/);
+});

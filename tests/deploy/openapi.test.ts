@@ -1,0 +1,62 @@
+// The OpenAPI document against the routes serverless.yml deploys, and against its generator.
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT, manifestsOnDisk, referencedManifests, routes } from '../../scripts/lib/manifests.mjs';
+import { isCatchAll } from '../../lib/openapi/document';
+import { call } from '../support/invoke';
+import { handler as openapi } from '../../functions/docs/openapi';
+
+type Doc = { paths: Record<string, Record<string, { security?: unknown[]; responses: Record<string, unknown>; requestBody?: unknown; parameters: { name?: string; in?: string }[] }>> };
+const doc = JSON.parse(readFileSync(join(ROOT, 'docs/openapi.json'), 'utf8')) as Doc;
+const operations = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`)).sort();
+const deployed = routes().filter((r) => !isCatchAll(r.path));
+
+describe('docs/openapi.json', () => {
+  it('serverless.yml references every function manifest on disk', () => {
+    expect([...referencedManifests()].sort()).toEqual(manifestsOnDisk());
+  });
+
+  it('documents exactly the routes of the manifests', () => {
+    expect(operations).toEqual(deployed.map((r) => r.key).sort());
+  });
+
+  it('is what the generator makes now (run `npm run openapi` when this fails)', () => {
+    const fresh = execFileSync(process.execPath, [join(ROOT, 'scripts/openapi.mjs'), '--stdout'], {
+      cwd: ROOT, encoding: 'utf8', env: { ...process.env, STAGE: 'local' }, maxBuffer: 64 * 1024 * 1024,
+    });
+    expect(JSON.parse(fresh)).toEqual(doc);
+    expect(fresh).toBe(readFileSync(join(ROOT, 'docs/openapi.json'), 'utf8'));
+  });
+
+  it.each(deployed.map((r) => [r.key, r] as const))('%s: parameters, errors and security follow its spec', async (_key, route) => {
+    const mod = require(join(ROOT, route.file)) as Record<string, { spec: { auth?: boolean; body?: unknown; params?: unknown } }>;
+    const spec = mod[route.exportName]!.spec;
+    const op = doc.paths[route.path]![route.method.toLowerCase()]!;
+    const statuses = Object.keys(op.responses);
+    expect(statuses).toEqual(expect.arrayContaining(['400', '500']));
+    expect(statuses.some((s) => s === '200' || s === '201')).toBe(true);
+    if (spec.auth === false) expect(op.security).toEqual([]);
+    else {
+      expect(op.security).toBeUndefined(); // the document's default: bearerAuth
+      expect(statuses).toContain('401');
+    }
+    if (spec.body) {
+      expect(op.requestBody).toBeDefined();
+      expect(statuses).toEqual(expect.arrayContaining(['413', '415']));
+    } else expect(op.requestBody).toBeUndefined();
+    const pathParams = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+    expect(op.parameters.filter((p) => p.in === 'path').map((p) => p.name).sort()).toEqual(pathParams.sort());
+    if (pathParams.length) expect(statuses).toContain('404');
+  });
+});
+
+describe('GET /openapi.json', () => {
+  it('serves the document without a token, as is (no envelope)', async () => {
+    const res = await call(openapi, 'GET /openapi.json');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual(doc);
+    expect(res.body.openapi).toBe('3.1.0');
+    expect(res.headers['x-trace-id']).toBeTruthy();
+  });
+});

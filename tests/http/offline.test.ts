@@ -1,0 +1,115 @@
+// End to end over HTTP: serverless-offline (the same serverless.yml, the local stage) on free
+// ports, against the jest DynamoDB Local. Checks what only the HTTP layer shows: status
+// lines, headers, CORS and its preflight, unknown routes, the public OpenAPI document.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ensureTable, freePort } from '../../scripts/lib/local-dynamodb.mjs';
+import { ROOT } from '../../scripts/lib/manifests.mjs';
+import { uniq } from '../support/factories';
+
+const local = JSON.parse(readFileSync(join(ROOT, 'config/local.json'), 'utf8')) as { tableName: string };
+let offline: ChildProcess;
+let base: string;
+let output = '';
+
+async function waitUntilUp(url: string, timeoutMs: number): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    if (offline.exitCode !== null) throw new Error(`serverless-offline exited:\n${output}`);
+    try {
+      const res = await fetch(url, { signal: AbortSignal.timeout(5000) });
+      if (res.status === 200) return;
+    } catch { /* not yet */ }
+    if (Date.now() > until) throw new Error(`serverless-offline did not answer within ${timeoutMs} ms:\n${output}`);
+    await new Promise((r) => setTimeout(r, 300));
+  }
+}
+
+beforeAll(async () => {
+  // serverless.yml's local stage names its table from config/local.json.
+  await ensureTable(process.env.DYNAMODB_ENDPOINT!, local.tableName);
+  const [httpPort, lambdaPort, websocketPort] = [await freePort(), await freePort(), await freePort()];
+  base = `http://127.0.0.1:${httpPort}`;
+  offline = spawn(process.execPath, [
+    join(ROOT, 'node_modules/serverless/bin/serverless.js'), 'offline', 'start', '--stage', 'local',
+    '--httpPort', String(httpPort), '--lambdaPort', String(lambdaPort), '--websocketPort', String(websocketPort),
+  ], {
+    cwd: ROOT,
+    detached: true, // its own process group: afterAll ends its workers too
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, SLS_TELEMETRY_DISABLED: '1', SLS_NOTIFICATIONS_MODE: 'off', STAGE: 'local', ESBUILD_WORK_FOLDER: '.esbuild-offline' },
+  });
+  const keep = (d: Buffer) => { output = (output + d.toString()).slice(-4000); };
+  offline.stdout!.on('data', keep);
+  offline.stderr!.on('data', keep);
+  await waitUntilUp(`${base}/openapi.json`, 150_000);
+}, 180_000);
+
+afterAll(async () => {
+  if (offline?.pid && offline.exitCode === null) {
+    const exited = new Promise((r) => offline.once('exit', r));
+    process.kill(-offline.pid, 'SIGTERM');
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+    if (offline.exitCode === null) process.kill(-offline.pid, 'SIGKILL');
+  }
+  offline?.stdout?.destroy();
+  offline?.stderr?.destroy();
+});
+
+const json = async (res: Response) => JSON.parse(await res.text());
+
+it('registers, then reads the own user with the token', async () => {
+  const username = uniq('http');
+  const reg = await fetch(`${base}/auth/register`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'X-Trace-Id': `http-${username}` },
+    body: JSON.stringify({ name: 'Over HTTP', username, email: `${username}@example.test`, password: 'correct horse' }),
+  });
+  expect(reg.status).toBe(201);
+  expect(reg.headers.get('x-trace-id')).toBe(`http-${username}`);
+  const { token, user } = await json(reg);
+  expect(user).toMatchObject({ username, email: `${username}@example.test` });
+
+  const me = await fetch(`${base}/users/me`, { headers: { Authorization: `Bearer ${token}` } });
+  expect(me.status).toBe(200);
+  expect((await json(me)).user._id).toBe(user._id);
+  expect(me.headers.get('x-trace-id')).toBeTruthy();
+});
+
+it('answers 401 in the envelope with WWW-Authenticate and X-Trace-Id', async () => {
+  const res = await fetch(`${base}/users/me`, { headers: { Authorization: 'Bearer not.a.token' } });
+  expect(res.status).toBe(401);
+  expect(res.headers.get('www-authenticate')).toBe('Bearer');
+  expect(res.headers.get('x-trace-id')).toBeTruthy();
+  expect(await json(res)).toEqual({ success: false, message: expect.any(String), code: 'UNAUTHORIZED' });
+});
+
+it('sends CORS headers, and answers the preflight', async () => {
+  const res = await fetch(`${base}/users/me`, { headers: { Origin: 'https://app.example' } });
+  expect(res.headers.get('access-control-allow-origin')).toMatch(/^(\*|https:\/\/app\.example)$/);
+  expect(res.headers.get('access-control-expose-headers')).toMatch(/X-Trace-Id/i);
+
+  const pre = await fetch(`${base}/users/profile/edit`, {
+    method: 'OPTIONS',
+    headers: { Origin: 'https://app.example', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization,content-type' },
+  });
+  expect(pre.status).toBeLessThan(300);
+  expect(pre.headers.get('access-control-allow-origin')).toMatch(/^(\*|https:\/\/app\.example)$/);
+  expect(pre.headers.get('access-control-allow-methods')).toMatch(/POST/);
+  expect((pre.headers.get('access-control-allow-headers') ?? '').toLowerCase()).toEqual(expect.stringContaining('authorization'));
+});
+
+it('answers an unknown route 404 NOT_FOUND in the envelope', async () => {
+  const res = await fetch(`${base}/no/such/route?x=1`);
+  expect(res.status).toBe(404);
+  expect(await json(res)).toEqual({ success: false, message: expect.any(String), code: 'NOT_FOUND' });
+  expect(res.headers.get('x-trace-id')).toBeTruthy();
+});
+
+it('serves the OpenAPI document without a token', async () => {
+  const res = await fetch(`${base}/openapi.json`);
+  expect(res.status).toBe(200);
+  const doc = await json(res);
+  expect(doc).toEqual(JSON.parse(readFileSync(join(ROOT, 'docs/openapi.json'), 'utf8')));
+});

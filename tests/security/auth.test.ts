@@ -1,0 +1,107 @@
+// Tokens and Authorization headers against every authenticated route: each bad token is a
+// 401 UNAUTHORIZED in the envelope with WWW-Authenticate: Bearer and X-Trace-Id, and the
+// request changes nothing. Routes come from tests/support/routes.ts.
+import { SignJWT, generateKeyPair, type JWTPayload } from 'jose';
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
+import { call } from '../support/invoke';
+import { makeUser, uniq, type TestUser } from '../support/factories';
+import { rows, type FixtureContext } from '../support/routes';
+import { expectEnvelope, expectNothingChanged, snapshot } from '../support/refusal';
+import { config } from '../../lib/config';
+import { db, TABLE } from '../../lib/db/client';
+import { keys } from '../../lib/keys';
+import { signToken } from '../../lib/auth/tokens';
+
+const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
+const now = () => Math.floor(Date.now() / 1000);
+const claims = (sub: string, extra: JWTPayload = {}): JWTPayload => ({ sub, iss: config.issuer, aud: config.audience, iat: now(), exp: now() + 3600, ...extra });
+const hs = (payload: JWTPayload, key: Uint8Array = config.jwtSecret, alg = 'HS256') => new SignJWT(payload).setProtectedHeader({ alg, typ: 'JWT' }).sign(key);
+const without = (p: JWTPayload, k: keyof JWTPayload) => { const c = { ...p }; delete c[k]; return c; };
+
+/** Bad tokens for user `u`, each with the reason it must fail. */
+async function badTokens(u: TestUser): Promise<[string, string][]> {
+  const { privateKey } = await generateKeyPair('RS256');
+  const good = await signToken(u.id);
+  const [h, , s] = good.split('.');
+  return [
+    ['alg none', `${b64({ alg: 'none', typ: 'JWT' })}.${b64(claims(u.id))}.`],
+    ['alg none with a signature', `${b64({ alg: 'none' })}.${b64(claims(u.id))}.${s}`],
+    ['HS256 with another key', await hs(claims(u.id), new TextEncoder().encode('another-secret-of-at-least-32-characters!'))],
+    ['HS512 with the right key', await hs(claims(u.id), config.jwtSecret, 'HS512')],
+    ['RS256', await new SignJWT(claims(u.id)).setProtectedHeader({ alg: 'RS256' }).sign(privateKey)],
+    ['a changed payload', `${h}.${b64({ ...claims(u.id), scope: 'logs:read' })}.${s}`],
+    ['expired', await hs(claims(u.id, { iat: now() - 7200, exp: now() - 60 }))],
+    ['not valid yet (nbf in the future)', await hs(claims(u.id, { nbf: now() + 3600 }))],
+    ['no exp', await hs(without(claims(u.id), 'exp'))],
+    ['no iat', await hs(without(claims(u.id), 'iat'))],
+    ['no sub', await hs(without(claims(u.id), 'sub'))],
+    ['an empty sub', await hs(claims(''))],
+    ['a wrong issuer', await hs(claims(u.id, { iss: 'someone-else' }))],
+    ['a wrong audience', await hs(claims(u.id, { aud: 'another-app' }))],
+    ['a truncated token', good.slice(0, -5)],
+    ['two segments', `${h}.${b64(claims(u.id))}`],
+  ];
+}
+
+const BAD_HEADERS: [string, string | undefined][] = [
+  ['no Authorization header', undefined],
+  ['an empty header', ''],
+  ['"Bearer" alone', 'Bearer'],
+  ['"Bearer " and spaces', 'Bearer    '],
+  ['Basic credentials', 'Basic dXNlcjpwYXNz'],
+  ['a token without scheme', 'eyJhbGciOiJIUzI1NiJ9.e30.x'],
+  ['two tokens', 'Bearer a.b.c d.e.f'],
+  ['garbage', 'Bearer !!!'],
+  ['a token of 10,000 characters', `Bearer ${'a'.repeat(10_000)}`],
+  ['a control character', 'Bearer a.b.c\u0000'],
+];
+
+describe.each(rows((r) => r.auth))('%s', (_key, route) => {
+  let ctx: FixtureContext;
+  let tokens: [string, string][];
+  beforeAll(async () => {
+    ctx = { me: await makeUser(), other: await makeUser() };
+    tokens = await badTokens(ctx.me);
+  });
+
+  it('answers with a valid token (the fixture is good, so the refusals below are about the token)', async () => {
+    const valid = await route.valid(ctx);
+    const res = await call(route.handler, route.key, { ...valid, token: ctx.me.token });
+    expect(res.status).toBeLessThan(300);
+  });
+
+  it('refuses every bad token with 401 UNAUTHORIZED, WWW-Authenticate and X-Trace-Id, changing nothing', async () => {
+    for (const [why, token] of tokens) {
+      const valid = await route.valid(ctx);
+      const before = await snapshot(ctx);
+      const traceId = `sec-${uniq('t')}`;
+      const res = await call(route.handler, route.key, { ...valid, headers: { authorization: `Bearer ${token}`, 'X-Trace-Id': traceId } });
+      expect({ why, status: res.status }).toEqual({ why, status: 401 });
+      expectEnvelope(res, 401, 'UNAUTHORIZED');
+      expect(res.headers['www-authenticate']).toBe('Bearer');
+      expect(res.headers['x-trace-id']).toBe(traceId);
+      await expectNothingChanged(ctx, before, valid, traceId);
+    }
+  });
+
+  it('refuses malformed Authorization headers the same way', async () => {
+    for (const [why, header] of BAD_HEADERS) {
+      const valid = await route.valid(ctx);
+      const before = await snapshot(ctx);
+      const res = await call(route.handler, route.key, { ...valid, headers: header === undefined ? {} : { authorization: header } });
+      expect({ why, status: res.status }).toEqual({ why, status: 401 });
+      expectEnvelope(res, 401, 'UNAUTHORIZED');
+      expect(res.headers['www-authenticate']).toBe('Bearer');
+      await expectNothingChanged(ctx, before, valid);
+    }
+  });
+
+  it('refuses the token of a deleted user', async () => {
+    const ghost = await makeUser();
+    const valid = await route.valid({ me: ghost, other: ctx.other });
+    await db.send(new DeleteCommand({ TableName: TABLE, Key: keys.user(ghost.id) }));
+    const res = await call(route.handler, route.key, { ...valid, token: ghost.token });
+    expectEnvelope(res, 401, 'UNAUTHORIZED');
+    expect(res.headers['www-authenticate']).toBe('Bearer');
+  });
+});

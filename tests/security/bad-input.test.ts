@@ -1,0 +1,186 @@
+// Hostile and malformed input against every route (tests/support/routes.ts): each is a 4xx
+// in the envelope, never a 5xx, leaks nothing internal, and changes nothing.
+import { call, type CallOptions, type CallResult } from '../support/invoke';
+import { makeUser, uniq } from '../support/factories';
+import { rows, type FixtureContext, type Route, type Valid } from '../support/routes';
+import { expectEnvelope, expectNothingChanged, snapshot } from '../support/refusal';
+import { getItem } from '../support/db';
+import { keys } from '../../lib/keys';
+import { handler as edit } from '../../functions/users/edit';
+import { handler as register } from '../../functions/auth/register';
+
+const KIB = 1024;
+
+/** Sends `opts` on top of the route's valid request and checks the refusal and that nothing changed. */
+async function refused(route: Route, ctx: FixtureContext, opts: (v: Valid) => CallOptions, status?: number, code?: string): Promise<CallResult> {
+  const valid = await route.valid(ctx);
+  const before = await snapshot(ctx);
+  const traceId = `bad-${uniq('t')}`;
+  const o = opts(valid);
+  const res = await call(route.handler, route.key, {
+    params: valid.params, query: valid.query, token: ctx.me.token, ...o, headers: { 'X-Trace-Id': traceId, ...o.headers },
+  });
+  expectEnvelope(res, status, code, o.rawBody ?? o.body ?? o.params ?? o.query);
+  await expectNothingChanged(ctx, before, valid, traceId);
+  return res;
+}
+
+const json = (rawBody: string): CallOptions => ({ rawBody, headers: { 'content-type': 'application/json' } });
+
+describe.each(rows())('%s', (_key, route) => {
+  let ctx: FixtureContext;
+  beforeAll(async () => { ctx = { me: await makeUser(), other: await makeUser() }; });
+  const valid = () => route.valid(ctx);
+
+  if (route.body) {
+    const props = Object.entries(route.body.properties ?? {});
+
+    it('refuses truncated and non-JSON bodies with 400 INVALID_JSON', async () => {
+      for (const raw of ['{"name": "x"', '{', '{"a":}', 'nul', "{'a': 1}", '{"a":1}}', '\u0000']) {
+        await refused(route, ctx, () => json(raw), 400, 'INVALID_JSON');
+      }
+    });
+
+    it('refuses a body without a JSON content type with 415', async () => {
+      for (const type of [undefined, 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml', 'json']) {
+        await refused(route, ctx, (v) => ({ rawBody: JSON.stringify(v.body), headers: type ? { 'content-type': type } : ({} as Record<string, string>) }), 415, 'UNSUPPORTED_MEDIA_TYPE');
+      }
+    });
+
+    it('refuses a body over 100 KiB with 413, also when it is otherwise valid', async () => {
+      await refused(route, ctx, (v) => json(JSON.stringify({ ...(v.body as object), pad: 'x'.repeat(100 * KIB) })), 413, 'PAYLOAD_TOO_LARGE');
+      await refused(route, ctx, () => json(`"${'€'.repeat(35 * KIB)}"`), 413, 'PAYLOAD_TOO_LARGE'); // 105 KiB in UTF-8, 35 Ki characters
+    });
+
+    it('refuses JSON that is not an object', async () => {
+      for (const raw of ['[]', '[{}]', '"text"', '42', 'true', 'null']) {
+        await refused(route, ctx, () => json(raw), 400, 'VALIDATION_ERROR');
+      }
+    });
+
+    it('refuses __proto__ and constructor keys, at the top and nested', async () => {
+      for (const raw of ['{"__proto__": {"admin": true}}', '{"constructor": {"prototype": {"admin": true}}}', '{"name": {"__proto__": {"x": 1}}}']) {
+        await refused(route, ctx, () => json(raw), 400);
+      }
+      expect(({} as Record<string, unknown>).admin).toBeUndefined();
+    });
+
+    it('refuses unknown fields, naming them', async () => {
+      const res = await refused(route, ctx, (v) => ({ body: { ...(v.body as object), zzUnknown: 1, 'a.b': 2 } }), 400, 'VALIDATION_ERROR');
+      expect(res.body.details.map((d: { path: string }) => d.path)).toEqual(expect.arrayContaining(['zzUnknown', 'a.b']));
+    });
+
+    it.each(props)('refuses wrong types, lengths and text in "%s", naming it', async (field, schema) => {
+      // Wrong types and lengths are 400s naming the field on every route.
+      const strict: unknown[] = [123, -1, true, false, null, [], ['x'], {}, { $ne: null }];
+      const max = (schema.maxLength as number | undefined) ?? (schema.anyOf as { maxLength?: number }[] | undefined)?.find((s) => s.maxLength)?.maxLength;
+      if (max !== undefined) strict.push('a'.repeat(max + 1), '😀'.repeat(max + 1));
+      for (const value of strict) {
+        const res = await refused(route, ctx, (v) => ({ body: { ...(v.body as object), [field]: value } }), 400, 'VALIDATION_ERROR');
+        expect({ value, paths: res.body.details.map((d: { path: string }) => d.path) }).toEqual({ value, paths: expect.arrayContaining([field]) });
+      }
+      // Empty, invisible or control text is refused too; a credential check may answer it 401.
+      const odd: unknown[] = [];
+      if (((schema.minLength as number | undefined) ?? 0) >= 1) odd.push('', '   ', '\u200f\u200f', '\u200b');
+      if (schema.type === 'string') odd.push('\u0000', 'a\u0007b');
+      for (const value of odd) await refused(route, ctx, (v) => ({ body: { ...(v.body as object), [field]: value } }));
+    });
+
+    it.each(props.filter(([, s]) => s.type === 'string' || s.anyOf))('refuses a lone surrogate in "%s" (sent as raw escaped JSON)', async (field) => {
+      for (const escaped of ['\\ud800', '\\udfff', 'a\\ud83d', '\\ude00b']) {
+        await refused(route, ctx, (v) => json(JSON.stringify({ ...(v.body as object), [field]: 'PLACEHOLDER' }).replace('PLACEHOLDER', escaped)));
+      }
+    });
+
+    it('refuses a missing body and an empty one', async () => {
+      await refused(route, ctx, () => ({}), 400, 'VALIDATION_ERROR');
+      await refused(route, ctx, () => json('   '), 400);
+    });
+  } else {
+    it('refuses a body on a route that takes none', async () => {
+      await refused(route, ctx, () => ({ body: { name: 'x' } }), 400, 'VALIDATION_ERROR');
+    });
+  }
+
+  for (const param of route.pathParams) {
+    it(`answers hostile values of {${param}} with a 4xx`, async () => {
+      const hostile = [
+        '..%2F..%2Fetc%2Fpasswd', 'a/b', '../../', '%00', '\u0000', 'a\u0000b', 'x'.repeat(2000), 'USER#x', 'USERNAME#me', 'POST#01ARZ3NDEKTSV4RRFFQ69G5FAV',
+        'TRACE#x', '#', ' ', '\u202e', '😀', "' OR '1'='1", '<script>alert(1)</script>', '${jndi:ldap://x}', 'a'.repeat(27), '01ARZ3NDEKTSV4RRFFQ69G5FA', '-1', 'null', '__proto__', 'constructor',
+      ];
+      for (const value of hostile) {
+        const res = await refused(route, ctx, (v) => ({ params: { ...v.params, [param]: value }, body: v.body }));
+        expect({ value, status: res.status }).toEqual({ value, status: expect.any(Number) });
+        expect([400, 404]).toContain(res.status);
+      }
+    });
+  }
+
+  it('refuses unknown and hostile query parameters', async () => {
+    for (const query of [{ zz: '1' }, JSON.parse('{"__proto__": "1"}'), { constructor: 'x' }, { 'a[b]': '1' }, { '': 'x' }, { admin: 'true' }] as Record<string, string>[]) {
+      await refused(route, ctx, (v) => ({ body: v.body, query: { ...v.query, ...query } }), 400, 'VALIDATION_ERROR');
+    }
+  });
+
+  for (const [name] of Object.entries(route.query?.properties ?? {})) {
+    it(`refuses hostile values of the query parameter "${name}"`, async () => {
+      for (const value of ['-1', '0', '1e3', 'NaN', 'Infinity', '1.5', '0x10', 'x'.repeat(5000), '\u0000', '99999999999']) {
+        const res = await call(route.handler, route.key, { ...(await valid()), query: { [name]: value }, token: ctx.me.token });
+        expect(res.status).toBeLessThan(500);
+        if (res.status >= 400) expectEnvelope(res);
+      }
+    });
+  }
+
+  if (route.idempotent) {
+    it('refuses malformed Idempotency-Key headers with 400', async () => {
+      for (const key of ['', ' ', 'a b', 'x'.repeat(256), 'é', '\u0000', 'a\nb']) {
+        await refused(route, ctx, (v) => ({ body: v.body, headers: { 'Idempotency-Key': key } }), 400, 'VALIDATION_ERROR');
+      }
+    });
+  }
+
+  it('refuses malformed trace headers with 400', async () => {
+    for (const headers of [{ 'X-Trace-Id': 'a b' }, { 'X-Trace-Id': 'x'.repeat(129) }, { 'X-Sim-Timestamp': 'soon' }, { 'X-Scenario-Id': '<x>' }, { traceparent: 'zz' }] as Record<string, string>[]) {
+      const v = await valid();
+      const before = await snapshot(ctx);
+      const res = await call(route.handler, route.key, { ...v, token: ctx.me.token, headers });
+      expectEnvelope(res, 400, 'VALIDATION_ERROR');
+      await expectNothingChanged(ctx, before, v);
+    }
+  });
+});
+
+describe('unicode', () => {
+  it('refuses lone surrogates in every text field of registration with 400 (a password too: it would hash like U+FFFD)', async () => {
+    for (const field of ['name', 'username', 'email', 'password']) {
+      const username = uniq('sur');
+      const body = { name: 'X', username, email: `${username}@example.test`, password: 'password1', [field]: 'PLACEHOLDER' };
+      const rawBody = JSON.stringify(body).replace('PLACEHOLDER', field === 'password' ? 'passw\\ud800rd' : 'a\\udfffb');
+      const res = await call(register, 'POST /auth/register', { rawBody, headers: { 'content-type': 'application/json' } });
+      expect({ field, status: res.status, paths: res.body.details?.map((d: { path: string }) => d.path) }).toEqual({ field, status: 400, paths: [field] });
+      expect(await getItem(keys.username(username))).toBeUndefined();
+    }
+  });
+
+  it('counts an emoji as one character and keeps right-to-left marks inside text', async () => {
+    const u = await makeUser();
+    const bio = '😀'.repeat(150);
+    const ok = await call(edit, 'POST /users/profile/edit', { token: u.token, body: { bio, name: 'a\u200fb \u05e9\u05dc\u05d5\u05dd' } });
+    expect(ok.status).toBe(200);
+    expect(ok.body.user.bio).toBe(bio);
+    expect(ok.body.user.name).toBe('a\u200fb \u05e9\u05dc\u05d5\u05dd');
+    const tooLong = await call(edit, 'POST /users/profile/edit', { token: u.token, body: { bio: `${bio}😀` } });
+    expect(tooLong.status).toBe(400);
+    expect((await getItem(keys.user(u.id)))!.bio).toBe(bio);
+  });
+
+  it('refuses a username with look-alike or right-to-left characters', async () => {
+    for (const username of ['\u0430dmin', 'ab\u200fc', 'a\u202eb', 'ａｂｃ', 'ǆ']) {
+      const email = `${uniq('uni')}@example.test`;
+      const res = await call(register, 'POST /auth/register', { body: { name: 'X', username, email, password: 'password1' } });
+      expect({ username, status: res.status }).toEqual({ username, status: 400 });
+      expect(await getItem(keys.email(email))).toBeUndefined();
+    }
+  });
+});
