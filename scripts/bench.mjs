@@ -20,7 +20,7 @@ import { bundle, checkEsbuildSettings, discoverFunctions, routeParams, routeShap
 import { SCALES, buildDataset } from './bench/dataset.mjs';
 import { loadDataset } from './bench/loader.mjs';
 import { apiEvent, median, runScenario } from './bench/measure.mjs';
-import { scenarioContext, scenarios } from './bench/scenarios.mjs';
+import { scenarioContext, scenarioKey, scenarios } from './bench/scenarios.mjs';
 import { bundleTable, checks, endpointTable } from './bench/report.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -41,7 +41,7 @@ const opts = options(process.argv.slice(2));
 const TABLE = 'aperture-bench';
 const work = join(root, '.bench');
 const runTag = randomBytes(3).toString('hex');
-const selected = scenarios.filter((s) => !opts.only || s.route.includes(opts.only));
+const selected = scenarios.filter((s) => !opts.only || scenarioKey(s).includes(opts.only));
 
 rmSync(work, { recursive: true, force: true });
 mkdirSync(work, { recursive: true });
@@ -95,9 +95,10 @@ try {
     const entry = { name: scale.name, users: scale.users, posts: ds.posts.length, items: load.items, loadMs: load.ms, endpoints: {} };
 
     for (const s of selected) {
+      const key = scenarioKey(s);
       const fn = byRoute.get(routeShape(s.route));
       if (!fn) {
-        entry.endpoints[s.route] = { status: 'missing' };
+        entry.endpoints[key] = { status: 'missing' };
         continue;
       }
       // The contract's parameter names, renamed to the function's own, by position.
@@ -112,14 +113,14 @@ try {
         },
       };
       try {
-        entry.endpoints[s.route] = await runScenario({
+        entry.endpoints[key] = await runScenario({
           scenario, handler: fn.handler, routeKey: fn.route, ctx, warmup: opts.warmup, iterations: opts.iterations, rawClient: raw,
         });
       } catch (err) {
-        entry.endpoints[s.route] = { status: 'error', message: err.message };
+        entry.endpoints[key] = { status: 'error', message: err.message };
       }
-      const e = entry.endpoints[s.route];
-      say(`${scale.name} ${s.route}: ${e.status === 'ok' ? `p50 ${e.p50Ms} ms, ${e.dbCalls} requests, ${e.dbRoundTrips} trips` : `${e.status} ${e.message ?? ''}`}`);
+      const e = entry.endpoints[key];
+      say(`${scale.name} ${key}: ${e.status === 'ok' ? `p50 ${e.p50Ms} ms, ${e.dbCalls} requests, ${e.dbRoundTrips} trips` : `${e.status} ${e.message ?? ''}`}`);
       // Cold-start events for this function, on this (the first) data set.
       if (!initEvents.has(fn.name) && e.status === 'ok') {
         const events = [];

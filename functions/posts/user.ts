@@ -2,8 +2,8 @@ import * as z from 'zod/mini';
 import { http } from '../../lib/http';
 import { identifier } from '../../lib/fields';
 import { NotFound } from '../../lib/errors';
-import { getUser, resolveUserId } from '../../lib/users/repo';
-import { relations } from '../../lib/graph/relations';
+import { resolveUserId } from '../../lib/users/repo';
+import { visibleUser } from '../../lib/graph/lookup';
 import { authorPosts } from '../../lib/posts/by-author';
 import { pageQuery, pagination } from '../../lib/posts/pages';
 import { presentPosts } from '../../lib/posts/present';
@@ -14,13 +14,12 @@ export const query = pageQuery();
 export const handler = http({ params, query, summary: "A user's posts" }, async ({ params, query, caller }) => {
   const authorId = await resolveUserId(params.identifier);
   if (!authorId) throw new NotFound('user');
-  const [author, rel, items] = await Promise.all([
-    getUser(authorId),
-    relations(caller.userId, [authorId]),
+  const [author, items] = await Promise.all([
+    visibleUser(caller.userId, authorId),
     authorPosts(authorId, query.page, query.limit),
   ]);
   // To someone they blocked, the author and their posts do not exist.
-  if (!author || rel.get(authorId)!.blocksCaller) throw new NotFound('user');
+  if (!author) throw new NotFound('user');
   return {
     body: {
       posts: await presentPosts(items, caller.userId),

@@ -9,10 +9,14 @@ export interface Relation {
   blocksCaller: boolean; // they blocked the caller
 }
 
-export async function relations(callerId: string, userIds: string[]): Promise<Map<string, Relation>> {
+/** The edge keys that say how the caller stands to each of `userIds` (3 per other user). */
+export function relationKeys(callerId: string, userIds: string[]): Key[] {
   const others = [...new Set(userIds)].filter((id) => id !== callerId);
-  const wanted: Key[] = others.flatMap((id) => [keys.follow(callerId, id), keys.block(callerId, id), keys.block(id, callerId)]);
-  const found = wanted.length ? await batchGet(wanted, { projection: 'createdAt' }) : new Map();
+  return others.flatMap((id) => [keys.follow(callerId, id), keys.block(callerId, id), keys.block(id, callerId)]);
+}
+
+/** The relations, from a BatchGet answer that included relationKeys(callerId, userIds). */
+export function readRelations(callerId: string, userIds: string[], found: Map<string, unknown>): Map<string, Relation> {
   const out = new Map<string, Relation>();
   for (const id of userIds) {
     out.set(id, id === callerId
@@ -24,6 +28,12 @@ export async function relations(callerId: string, userIds: string[]): Promise<Ma
       });
   }
   return out;
+}
+
+export async function relations(callerId: string, userIds: string[]): Promise<Map<string, Relation>> {
+  const wanted = relationKeys(callerId, userIds);
+  const found = wanted.length ? await batchGet(wanted, { projection: 'createdAt' }) : new Map();
+  return readRelations(callerId, userIds, found);
 }
 
 export const blockedEitherWay = (r: Relation | undefined) => !!r && (r.isBlocked || r.blocksCaller);

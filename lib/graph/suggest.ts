@@ -1,19 +1,20 @@
 // Suggested users (contract section 7), from a bounded sample of the graph, in at most
 // 4 sequential round trips:
 //   1. the caller's newest followings, newest followers, and the most-followed accounts
-//   2. each sampled following's newest followings (the second hop), and the User objects
-//      of the sampled followings and followers (they fill followerBy / mutualFollowers)
-//   3. for the candidate pool: relations to the caller (excludes followed, blocked either
-//      way), the follow edges sampled-follower -> candidate (mutualFollowers), user items
-//   4. the User objects of the chosen candidates
+//   2. each sampled following's newest followings (the second hop)
+//   3. for the candidate pool: one BatchGet of the user items and relations to the caller
+//      (excludes followed, blocked either way) ∥ the follow edges sampled-follower ->
+//      candidate (mutualFollowers; eventually consistent, so a BatchGet of its own)
+//   4. the User objects of the chosen candidates and of the sampled users that appear in
+//      their followerBy / mutualFollowers (only those: most of the sample usually does not)
 // followerBy = sampled followings of the caller that follow the candidate; mutualFollowers
 // = sampled followers of the caller that follow the candidate. Both are exact within the
 // samples, which is what keeps the work per call bounded (docs/ARCHITECTURE.md).
 import { batchGet, itemKey } from '../db/batch';
 import { keys } from '../keys';
-import { edgeIds, getUsers } from '../users/repo';
-import type { BaseUser } from '../users/model';
-import { blockedEitherWay, relations } from './relations';
+import { edgeIds } from '../users/repo';
+import type { BaseUser, UserItem } from '../users/model';
+import { blockedEitherWay, readRelations, relationKeys } from './relations';
 import { presentIds } from './present';
 import { mostFollowed } from './popular';
 
@@ -43,10 +44,7 @@ export async function suggest(callerId: string, limit: number): Promise<Suggesti
     mostFollowed(limit + B.popularExtra),
   ]);
 
-  const [hops, nested] = await Promise.all([
-    Promise.all(myFollowing.map((f) => edgeIds('GSI1', keys.followingOf(f), B.secondHop))),
-    presentIds([...myFollowing, ...myFollowers], callerId),
-  ]);
+  const hops = await Promise.all(myFollowing.map((f) => edgeIds('GSI1', keys.followingOf(f), B.secondHop)));
   const followerBy = new Map<string, string[]>();
   myFollowing.forEach((f, i) => {
     for (const c of hops[i]!) {
@@ -59,11 +57,15 @@ export async function suggest(callerId: string, limit: number): Promise<Suggesti
     .slice(0, B.graphPool);
   const pool = [...new Set([...graph, ...popular.map((p) => p.id)])].filter((id) => id !== callerId);
 
-  const [rels, mutualEdges, items] = await Promise.all([
-    relations(callerId, pool),
+  const [found, mutualEdges] = await Promise.all([
+    batchGet([...pool.map((id) => keys.user(id)), ...relationKeys(callerId, pool)]),
     batchGet(myFollowers.flatMap((s) => pool.filter((c) => c !== s).map((c) => keys.follow(s, c))), { projection: 'createdAt', consistent: false }),
-    getUsers(pool),
   ]);
+  const rels = readRelations(callerId, pool, found);
+  const items = new Map(pool.flatMap((id) => {
+    const item = found.get(itemKey(keys.user(id))) as UserItem | undefined;
+    return item ? [[id, item] as const] : [];
+  }));
   const mutual = (c: string) => myFollowers.filter((s) => s !== c && mutualEdges.has(itemKey(keys.follow(s, c))));
   const by = (c: string) => followerBy.get(c) ?? [];
   const count = (c: string) => Number(items.get(c)?.followersCount ?? 0);
@@ -78,8 +80,8 @@ export async function suggest(callerId: string, limit: number): Promise<Suggesti
       || a.localeCompare(b))
     .slice(0, limit);
 
-  const { users } = await presentIds(chosen, callerId);
-  const objects = (ids: string[]) => ids.flatMap((id) => (nested.users.has(id) ? [nested.users.get(id)!] : []));
+  const { users } = await presentIds([...chosen, ...chosen.flatMap((c) => [...mutual(c), ...by(c)])], callerId);
+  const objects = (ids: string[]) => ids.flatMap((id) => (users.has(id) ? [users.get(id)!] : []));
   return chosen
     .filter((c) => users.has(c))
     .map((c) => ({ ...users.get(c)!, mutualFollowers: objects(mutual(c)), followerBy: objects(by(c)) }));

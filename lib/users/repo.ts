@@ -71,14 +71,22 @@ async function livePosts(postIds: string[]): Promise<string[]> {
   return postIds.filter((id) => found.has(itemKey(keys.post(id))));
 }
 
-export async function loadEdges(userId: string, own: boolean, limit: number): Promise<UserEdges> {
-  const [followers, following, bookmarks, blocked] = await Promise.all([
+/** A user's newest bookmarked post ids, dead posts not yet dropped (loadEdges does that). */
+export const bookmarkIds = (userId: string, limit: number) => edgeIds('GSI1', keys.bookmarksOf(userId), limit);
+
+/**
+ * `bookmarks`: the ids of bookmarkIds(userId, limit) when they were read ahead, so that the
+ * liveness check of the bookmarked posts does not wait for that Query (lists that may
+ * contain the viewer's own object read them before knowing whether it does).
+ */
+export async function loadEdges(userId: string, own: boolean, limit: number, bookmarks?: Promise<string[]>): Promise<UserEdges> {
+  const [followers, following, bookmarked, blocked] = await Promise.all([
     edgeIds('GSI2', keys.followersOf(userId), limit),
     edgeIds('GSI1', keys.followingOf(userId), limit),
-    own ? edgeIds('GSI1', keys.bookmarksOf(userId), limit).then(livePosts) : undefined,
+    own ? (bookmarks ?? bookmarkIds(userId, limit)).then(livePosts) : undefined,
     own ? edgeIds('GSI1', keys.blocksOf(userId), limit) : undefined,
   ]);
-  return own ? { followers, following, bookmarks, blocked_users: blocked } : { followers, following };
+  return own ? { followers, following, bookmarks: bookmarked, blocked_users: blocked } : { followers, following };
 }
 
 /** One User object, the private fields only when it is the viewer's own. */

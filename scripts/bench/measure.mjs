@@ -119,6 +119,35 @@ export async function invoke(handler, routeKey, request) {
   return { ms, status: res?.statusCode ?? 0, body: res?.body ?? '', records };
 }
 
+/** What a request asked for, in a few words: the table's keys or the index partition. */
+function describe(r) {
+  const v = (x) => (x && typeof x === 'object' ? Object.values(x)[0] : x);
+  const i = r.input;
+  if (i.Key) return `${v(i.Key.PK)} ${v(i.Key.SK)}`;
+  if (i.KeyConditionExpression) {
+    const vals = Object.values(i.ExpressionAttributeValues ?? {}).map(v);
+    return `${i.IndexName ?? 'table'} ${vals[0]}${i.Limit ? ` limit ${i.Limit}` : ''}`;
+  }
+  if (i.RequestItems) {
+    const keysOf = Object.values(i.RequestItems).flatMap((t) => t.Keys ?? []);
+    const kinds = new Map();
+    for (const k of keysOf) { const kind = `${String(v(k.SK)).split('#')[0]}`; kinds.set(kind, (kinds.get(kind) ?? 0) + 1); }
+    return `${keysOf.length} keys (${[...kinds].map(([kind, n]) => `${n} ${kind}`).join(', ')})`;
+  }
+  if (i.TransactItems) return `${i.TransactItems.length} items`;
+  return '';
+}
+
+/** The requests of one call in the order they left: depth, send and finish times, what. */
+export function traceOf(routeKey, out, depth) {
+  const t0 = Math.min(...out.records.map((r) => r.start));
+  const lines = [`[trace] ${routeKey}: ${out.ms.toFixed(1)} ms, ${out.records.length} requests`];
+  for (const r of [...out.records].sort((a, b) => a.start - b.start)) {
+    lines.push(`[trace]   d${depth.get(r)} ${(r.start - t0).toFixed(1).padStart(6)} -> ${(r.end - t0).toFixed(1).padStart(6)}  ${r.command.replace('Command', '').padEnd(14)} ${describe(r)}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
 /** Sends a call's recorded requests again, directly, with the same critical path. */
 export async function replay(client, records, depth) {
   const levels = new Map();
@@ -162,6 +191,7 @@ export async function runScenario({ scenario, handler, routeKey, ctx, warmup, it
     }
     if (k < warmup) continue;
     const call = { ms: out.ms, ...summarize(out.records) };
+    if (process.env.BENCH_TRACE && k === warmup) process.stderr.write(traceOf(routeKey, out, call.depth));
     // Replayed right away, so that both figures see the same load on the machine.
     call.bare = await replay(rawClient, out.records, call.depth);
     calls.push(call);

@@ -60,6 +60,27 @@ const bearer = async (ctx, i) => ({ token: await ctx.token(i) });
 const text = (k) => `Benchmark text ${k}`;
 const liveTop = (ctx, post) => post.comments.filter((c) => !ctx.goneComments.has(c.id));
 
+const BY_USERNAME = 'by username';
+
+/** A followers or following list: the k-th target, named by `form` (id or username). */
+const listOf = (form) => async (ctx, k) => {
+  const t = k * 7 + 7;
+  return { ...(await bearer(ctx, ctx.viewer(k, 0, t % ctx.N))), params: { identifier: ctx.user(t)[form] } };
+};
+
+/** An author's first page of posts, the author named by `form`. */
+const postsOf = (form) => async (ctx, k) => {
+  const author = mod(k * 7 + 6, ctx.N);
+  return { ...(await bearer(ctx, ctx.viewer(k, 2, author))), params: { identifier: ctx.user(author)[form] }, query: { page: '1', limit: '10' } };
+};
+
+/**
+ * Where a scenario's figures go in the results: its route, or for a second form of the same
+ * route (`variant`, e.g. by username) `<route> (<variant>)`. A variant is reported and checked
+ * against its own `trips`, and stays out of the checks that compare endpoints.
+ */
+export const scenarioKey = (s) => (s.variant ? `${s.route} (${s.variant})` : s.route);
+
 export const scenarios = [
   // Accounts.
   {
@@ -86,14 +107,12 @@ export const scenarios = [
     request: async (ctx, k) => ({ ...(await bearer(ctx, k * 7)), query: { query: ctx.user(k * 7 + 3).username } }),
   },
   { route: 'GET /users/blocked', kind: 'read', seed: true, request: (ctx, k) => bearer(ctx, k * 7 + 4) },
-  {
-    route: 'GET /users/{identifier}/followers', kind: 'read', seed: true,
-    request: async (ctx, k) => { const t = k * 7 + 7; return { ...(await bearer(ctx, ctx.viewer(k, 0, t % ctx.N))), params: { identifier: ctx.user(t).username } }; },
-  },
-  {
-    route: 'GET /users/{identifier}/following', kind: 'read', seed: true,
-    request: async (ctx, k) => { const t = k * 7 + 7; return { ...(await bearer(ctx, ctx.viewer(k, 0, t % ctx.N))), params: { identifier: ctx.user(t).username } }; },
-  },
+  // The lists of a user by id (what the round-trip target checks), then by username: the
+  // username's claim must be read before anything keyed by the id, one more round trip.
+  ...['followers', 'following'].flatMap((list) => [
+    { route: `GET /users/{identifier}/${list}`, kind: 'read', seed: true, request: listOf('id') },
+    { route: `GET /users/{identifier}/${list}`, variant: BY_USERNAME, trips: 3, kind: 'read', request: listOf('username') },
+  ]),
 
   // Reads of posts and comments.
   {
@@ -104,13 +123,8 @@ export const scenarios = [
     route: 'GET /posts/{post_id}', kind: 'read',
     request: async (ctx, k) => { const p = ctx.post(k); return { ...(await bearer(ctx, ctx.viewer(k, 1, p.author))), params: { post_id: p.id } }; },
   },
-  {
-    route: 'GET /posts/user/{identifier}', kind: 'read',
-    request: async (ctx, k) => {
-      const author = mod(k * 7 + 6, ctx.N);
-      return { ...(await bearer(ctx, ctx.viewer(k, 2, author))), params: { identifier: ctx.user(author).username }, query: { page: '1', limit: '10' } };
-    },
-  },
+  { route: 'GET /posts/user/{identifier}', kind: 'read', request: postsOf('id') },
+  { route: 'GET /posts/user/{identifier}', variant: BY_USERNAME, trips: 3, kind: 'read', request: postsOf('username') },
   {
     route: 'GET /posts/{post_id}/likes', kind: 'read', seed: true,
     request: async (ctx, k) => { const p = ctx.post(k, 3); return { ...(await bearer(ctx, ctx.viewer(k, 3, p.author))), params: { post_id: p.id } }; },
@@ -275,4 +289,4 @@ export const scenarios = [
 ];
 
 /** The seed's read endpoints (target check a). */
-export const seedReads = () => scenarios.filter((s) => s.kind === 'read' && s.seed).map((s) => s.route);
+export const seedReads = () => scenarios.filter((s) => s.kind === 'read' && s.seed && !s.variant).map((s) => s.route);

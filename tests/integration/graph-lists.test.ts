@@ -1,5 +1,9 @@
 import type { TestUser } from '../support/factories';
 import { block, follow, followers, following, users } from '../support/graph';
+import { call } from '../support/invoke';
+import { makePost } from '../support/posts';
+import { handler as bookmarkH } from '../../functions/posts/bookmark';
+import { handler as deletePostH } from '../../functions/posts/delete';
 
 const ids = (list: { _id: string }[]) => list.map((u) => u._id);
 
@@ -31,6 +35,32 @@ describe('GET /users/{identifier}/followers and /following', () => {
     await follow(me!, star!);
     const res = await followers(me!, star!);
     expect(res.body.followers[0]).toMatchObject({ _id: me!.id, email: me!.email, isFollowing: false });
+  });
+
+  it("gives the caller's own object its live bookmarks and blocks, by id and by username alike", async () => {
+    const [star, me, author, fan, other] = await users(5);
+    const kept = await makePost(author!);
+    const gone = await makePost(author!);
+    for (const p of [gone, kept]) {
+      expect((await call(bookmarkH, 'POST /posts/bookmark/{post_id}', { token: me!.token, params: { post_id: p._id } })).status).toBe(200);
+    }
+    expect((await call(deletePostH, 'DELETE /posts/{post_id}', { token: author!.token, params: { post_id: gone._id } })).status).toBe(200);
+    expect((await block(me!, other!)).status).toBe(200);
+    await followInOrder([me!, fan!], star!);
+    await follow(star!, me!);
+
+    const byId = await followers(me!, star!.id);
+    const byName = await followers(me!, star!.username);
+    expect(byId.status).toBe(200);
+    expect(byName.body).toEqual(byId.body);
+    expect(ids(byId.body.followers)).toEqual([fan!.id, me!.id]);
+    const own = byId.body.followers[1];
+    expect(own).toMatchObject({ _id: me!.id, email: me!.email, bookmarks: [kept._id], blocked_users: [other!.id], following: [star!.id], followers: [star!.id] });
+    expect(byId.body.followers[0]).not.toHaveProperty('bookmarks');
+
+    const theirs = await following(me!, star!.id);
+    expect(ids(theirs.body.following)).toEqual([me!.id]);
+    expect(theirs.body.following[0]).toMatchObject({ bookmarks: [kept._id], blocked_users: [other!.id] });
   });
 
   it('lists following newest first', async () => {

@@ -165,6 +165,19 @@ describe('likes and bookmarks', () => {
     expect(bad.status).toBe(400);
     expect((await call(likesH, 'GET /posts/{post_id}/likes', { token: viewer.token, params: { post_id: p._id }, query: { limit: '101' } })).status).toBe(400);
   });
+
+  it('GET /posts/{id}/likes shows a liking caller its own object, bookmarks included', async () => {
+    const [author, me, fan] = await users(3);
+    const p = await makePost(author);
+    const saved = await makePost(fan);
+    expect((await call(bookmark, 'POST /posts/bookmark/{post_id}', { token: me.token, params: { post_id: saved._id } })).status).toBe(200);
+    for (const u of [me, fan]) expect((await call(like, 'POST /posts/like/{post_id}', { token: u.token, params: { post_id: p._id } })).status).toBe(200);
+    const res = await call(likesH, 'GET /posts/{post_id}/likes', { token: me.token, params: { post_id: p._id } });
+    expect(res.status).toBe(200);
+    expect(res.body.likes.map((u: { _id: string }) => u._id)).toEqual([fan.id, me.id]);
+    expect(res.body.likes[1]).toMatchObject({ _id: me.id, email: me.email, bookmarks: [saved._id], blocked_users: [], isFollowing: false });
+    expect(res.body.likes[0]).not.toHaveProperty('bookmarks');
+  });
 });
 
 describe('blocks reach posts', () => {
