@@ -45,7 +45,8 @@ export function discoverFunctions(root) {
       const base = fn.handler.slice(0, dot);
       const file = ['.ts', '.js', '.mjs'].map((e) => base + e).find((f) => existsSync(join(root, f)));
       for (const ev of fn.events ?? []) {
-        if (!ev.httpApi) continue;
+        // `"httpApi": "*"` is the catch-all (the 404 route): nothing to measure.
+        if (!ev.httpApi || typeof ev.httpApi !== 'object') continue;
         out.push({ name, file, exportName: fn.handler.slice(dot + 1), route: `${ev.httpApi.method.toUpperCase()} ${ev.httpApi.path}` });
       }
     }
