@@ -10,9 +10,16 @@ import { ROOT, routes } from '../../scripts/lib/manifests.mjs';
 import { jsonSchema, isCatchAll } from '../../lib/openapi/document';
 import type { RouteSpecLike } from '../../lib/openapi/document';
 import { keys } from '../../lib/keys';
-import { call, type CallOptions } from './invoke';
+import { call, type CallOptions, type CallResult } from './invoke';
 import { uniq, type TestUser } from './factories';
+import { makePost } from './posts';
+import { block, follow, unblock, unfollow } from './graph';
+import { comment, created, like as likeComment, unlike as unlikeComment } from './comment-api';
 import { handler as login } from '../../functions/auth/login';
+import { handler as likePost } from '../../functions/posts/like';
+import { handler as unlikePost } from '../../functions/posts/unlike';
+import { handler as bookmarkPost } from '../../functions/posts/bookmark';
+import { handler as unbookmarkPost } from '../../functions/posts/unbookmark';
 
 type Handler = ((event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2 | void>) & { spec: RouteSpecLike };
 
@@ -20,6 +27,8 @@ export interface FixtureContext { me: TestUser; other: TestUser }
 export interface Valid extends Pick<CallOptions, 'params' | 'query' | 'body'> {
   /** Keys a successful call would create: a refused call must leave each missing. */
   creates?: { PK: string; SK: string }[];
+  /** Items the request would change (a post whose counters move, an edge it removes): a refused call leaves each as it was. */
+  watch?: { PK: string; SK: string }[];
 }
 type Fixture = (ctx: FixtureContext) => Valid | Promise<Valid>;
 
@@ -46,6 +55,112 @@ export const FIXTURES: Record<string, Fixture> = {
     return { params: { traceId } };
   },
   'GET /openapi.json': () => ({}),
+
+  // Social graph. Each fixture first puts the pair in the state the request changes, through
+  // the real endpoints, so that a valid call always does something and a refused one is seen.
+  'POST /users/follow/{identifier}': async ({ me, other }) => {
+    await ok(unfollow(me, other));
+    return { params: { identifier: other.username }, creates: [keys.follow(me.id, other.id)] };
+  },
+  'POST /users/unfollow/{identifier}': async ({ me, other }) => {
+    await ok(follow(me, other));
+    return { params: { identifier: other.username }, watch: [keys.follow(me.id, other.id)] };
+  },
+  'POST /users/block/{identifier}': async ({ me, other }) => {
+    await ok(unblock(me, other));
+    return { params: { identifier: other.id }, creates: [keys.block(me.id, other.id)] };
+  },
+  'POST /users/unblock/{identifier}': async ({ me, other }) => {
+    await ok(block(me, other));
+    return { params: { identifier: other.id }, watch: [keys.block(me.id, other.id)] };
+  },
+  'GET /users/{identifier}/followers': ({ other }) => ({ params: { identifier: other.username } }),
+  'GET /users/{identifier}/following': ({ other }) => ({ params: { identifier: other.id } }),
+  'GET /users/blocked': () => ({}),
+  'GET /users/suggested': () => ({}),
+  'GET /users/search': ({ other }) => ({ query: { query: other.username.slice(0, 6) } }),
+
+  // Posts: reads and edges on a post of `other` (one per user, made once); a deletion on a fresh post of `me`.
+  'POST /posts/create': () => ({ body: { image: JSON.stringify(['https://cdn.example.test/fixture.jpg']), caption: 'fixture' } }),
+  'GET /posts/explore': () => ({}),
+  'GET /posts/user/{identifier}': async ({ other }) => {
+    await postOf(other);
+    return { params: { identifier: other.username } };
+  },
+  'GET /posts/{post_id}': async ({ other }) => ({ params: { post_id: await postOf(other) } }),
+  'GET /posts/{post_id}/likes': async ({ other }) => ({ params: { post_id: await postOf(other) } }),
+  'DELETE /posts/{post_id}': async ({ me }) => {
+    const postId = (await makePost(me))._id;
+    return { params: { post_id: postId }, watch: [keys.post(postId)], creates: [keys.cleanupJob('post', postId)] };
+  },
+  'POST /posts/like/{post_id}': async ({ me, other }) => {
+    const postId = await postOf(other);
+    await ok(call(unlikePost, 'POST /posts/unlike/{post_id}', { params: { post_id: postId }, token: me.token }));
+    return { params: { post_id: postId }, creates: [keys.postLike(postId, me.id)], watch: [keys.post(postId)] };
+  },
+  'POST /posts/unlike/{post_id}': async ({ me, other }) => {
+    const postId = await postOf(other);
+    await ok(call(likePost, 'POST /posts/like/{post_id}', { params: { post_id: postId }, token: me.token }));
+    return { params: { post_id: postId }, watch: [keys.post(postId), keys.postLike(postId, me.id)] };
+  },
+  'POST /posts/bookmark/{post_id}': async ({ me, other }) => {
+    const postId = await postOf(other);
+    await ok(call(unbookmarkPost, 'POST /posts/unbookmark/{post_id}', { params: { post_id: postId }, token: me.token }));
+    return { params: { post_id: postId }, creates: [keys.bookmark(me.id, postId)] };
+  },
+  'POST /posts/unbookmark/{post_id}': async ({ me, other }) => {
+    const postId = await postOf(other);
+    await ok(call(bookmarkPost, 'POST /posts/bookmark/{post_id}', { params: { post_id: postId }, token: me.token }));
+    return { params: { post_id: postId }, watch: [keys.bookmark(me.id, postId)] };
+  },
+
+  // Comments, on the post of `other`: its counters must not move on a refusal.
+  'POST /comments/create/{post_id}': async ({ other }) => {
+    const postId = await postOf(other);
+    return { params: { post_id: postId }, body: { text: 'a fixture comment' }, watch: [keys.post(postId)] };
+  },
+  'POST /comments/reply/{comment_id}': async ({ other }) => {
+    const commentId = await commentOf(other);
+    return { params: { comment_id: commentId }, body: { text: 'a fixture reply' }, watch: [keys.post(await postOf(other)), keys.comment(commentId)] };
+  },
+  'GET /comments/replies/{comment_id}': async ({ other }) => ({ params: { comment_id: await commentOf(other) } }),
+  'GET /comments/post/{post_id}': async ({ other }) => {
+    await commentOf(other);
+    return { params: { post_id: await postOf(other) } };
+  },
+  'DELETE /comments/{comment_id}': async ({ me, other }) => {
+    const postId = await postOf(other);
+    const commentId = created(await comment(me, postId, 'to be deleted'))._id;
+    return { params: { comment_id: commentId }, watch: [keys.post(postId), keys.comment(commentId)], creates: [keys.cleanupJob('comment', commentId)] };
+  },
+  'POST /comments/like/{comment_id}': async ({ me, other }) => {
+    const commentId = await commentOf(other);
+    await ok(unlikeComment(me, commentId));
+    return { params: { comment_id: commentId }, creates: [keys.commentLike(commentId, me.id)], watch: [keys.comment(commentId)] };
+  },
+  'POST /comments/unlike/{comment_id}': async ({ me, other }) => {
+    const commentId = await commentOf(other);
+    await ok(likeComment(me, commentId));
+    return { params: { comment_id: commentId }, watch: [keys.comment(commentId), keys.commentLike(commentId, me.id)] };
+  },
+};
+
+async function ok(res: Promise<CallResult>): Promise<void> {
+  const r = await res;
+  if (r.status !== 200) throw new Error(`fixture setup failed: ${r.status} ${r.text}`);
+}
+
+// One post of each user, and one top-level comment of that user on it, made once (keyed
+// by user id, so every suite and context that names the user shares them).
+const posts = new Map<string, Promise<string>>();
+const comments = new Map<string, Promise<string>>();
+const postOf = (u: TestUser) => {
+  if (!posts.has(u.id)) posts.set(u.id, makePost(u).then((p) => p._id));
+  return posts.get(u.id)!;
+};
+const commentOf = (u: TestUser) => {
+  if (!comments.has(u.id)) comments.set(u.id, postOf(u).then(async (postId) => created(await comment(u, postId, 'a fixture thread'))._id));
+  return comments.get(u.id)!;
 };
 
 export interface Route {
