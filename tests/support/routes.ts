@@ -11,10 +11,10 @@ import { jsonSchema, isCatchAll } from '../../lib/openapi/document';
 import type { RouteSpecLike } from '../../lib/openapi/document';
 import { keys } from '../../lib/keys';
 import { call, type CallOptions, type CallResult } from './invoke';
-import { uniq, type TestUser } from './factories';
+import { makeUser, uniq, type TestUser } from './factories';
 import { makePost } from './posts';
 import { block, follow, unblock, unfollow } from './graph';
-import { comment, created, like as likeComment, unlike as unlikeComment } from './comment-api';
+import { comment, created, like as likeComment, reply, unlike as unlikeComment } from './comment-api';
 import { handler as login } from '../../functions/auth/login';
 import { handler as likePost } from '../../functions/posts/like';
 import { handler as unlikePost } from '../../functions/posts/unlike';
@@ -67,16 +67,28 @@ export const FIXTURES: Record<string, Fixture> = {
     return { params: { identifier: other.username }, watch: [keys.follow(me.id, other.id)] };
   },
   'POST /users/block/{identifier}': async ({ me, other }) => {
+    // `other` follows `me`: blocking removes that follow too.
     await ok(unblock(me, other));
-    return { params: { identifier: other.id }, creates: [keys.block(me.id, other.id)] };
+    await ok(follow(other, me));
+    return { params: { identifier: other.id }, creates: [keys.block(me.id, other.id)], watch: [keys.follow(other.id, me.id)] };
   },
   'POST /users/unblock/{identifier}': async ({ me, other }) => {
     await ok(block(me, other));
     return { params: { identifier: other.id }, watch: [keys.block(me.id, other.id)] };
   },
-  'GET /users/{identifier}/followers': ({ other }) => ({ params: { identifier: other.username } }),
-  'GET /users/{identifier}/following': ({ other }) => ({ params: { identifier: other.id } }),
-  'GET /users/blocked': () => ({}),
+  // Lists with someone on them, so that the users of a page are read too.
+  'GET /users/{identifier}/followers': async ({ me, other }) => {
+    await ok(follow(me, other));
+    return { params: { identifier: other.username } };
+  },
+  'GET /users/{identifier}/following': async ({ me, other }) => {
+    await ok(follow(other, me));
+    return { params: { identifier: other.id } };
+  },
+  'GET /users/blocked': async ({ me }) => {
+    await ok(block(me, await strangerOf(me)));
+    return {};
+  },
   'GET /users/suggested': () => ({}),
   'GET /users/search': ({ other }) => ({ query: { query: other.username.slice(0, 6) } }),
 
@@ -88,7 +100,11 @@ export const FIXTURES: Record<string, Fixture> = {
     return { params: { identifier: other.username } };
   },
   'GET /posts/{post_id}': async ({ other }) => ({ params: { post_id: await postOf(other) } }),
-  'GET /posts/{post_id}/likes': async ({ other }) => ({ params: { post_id: await postOf(other) } }),
+  'GET /posts/{post_id}/likes': async ({ me, other }) => {
+    const postId = await postOf(other);
+    await ok(call(likePost, 'POST /posts/like/{post_id}', { params: { post_id: postId }, token: me.token }));
+    return { params: { post_id: postId } };
+  },
   'DELETE /posts/{post_id}': async ({ me }) => {
     const postId = (await makePost(me))._id;
     return { params: { post_id: postId }, watch: [keys.post(postId)], creates: [keys.cleanupJob('post', postId)] };
@@ -120,8 +136,8 @@ export const FIXTURES: Record<string, Fixture> = {
     return { params: { post_id: postId }, body: { text: 'a fixture comment' }, watch: [keys.post(postId)] };
   },
   'POST /comments/reply/{comment_id}': async ({ other }) => {
-    const commentId = await commentOf(other);
-    return { params: { comment_id: commentId }, body: { text: 'a fixture reply' }, watch: [keys.post(await postOf(other)), keys.comment(commentId)] };
+    const { commentId, replyId } = await threadOf(other);
+    return { params: { comment_id: commentId }, body: { text: 'a fixture reply', replyTo: replyId }, watch: [keys.post(await postOf(other)), keys.comment(commentId)] };
   },
   'GET /comments/replies/{comment_id}': async ({ other }) => ({ params: { comment_id: await commentOf(other) } }),
   'GET /comments/post/{post_id}': async ({ other }) => {
@@ -150,17 +166,30 @@ async function ok(res: Promise<CallResult>): Promise<void> {
   if (r.status !== 200) throw new Error(`fixture setup failed: ${r.status} ${r.text}`);
 }
 
-// One post of each user, and one top-level comment of that user on it, made once (keyed
+// One post of each user, and one top-level comment of that user on it with one reply, made once (keyed
 // by user id, so every suite and context that names the user shares them).
 const posts = new Map<string, Promise<string>>();
-const comments = new Map<string, Promise<string>>();
+const threads = new Map<string, Promise<{ commentId: string; replyId: string }>>();
 const postOf = (u: TestUser) => {
   if (!posts.has(u.id)) posts.set(u.id, makePost(u).then((p) => p._id));
   return posts.get(u.id)!;
 };
-const commentOf = (u: TestUser) => {
-  if (!comments.has(u.id)) comments.set(u.id, postOf(u).then(async (postId) => created(await comment(u, postId, 'a fixture thread'))._id));
-  return comments.get(u.id)!;
+const threadOf = (u: TestUser) => {
+  if (!threads.has(u.id)) {
+    threads.set(u.id, postOf(u).then(async (postId) => {
+      const commentId = created(await comment(u, postId, 'a fixture thread'))._id;
+      const replyId = created(await reply(u, commentId, { text: 'a fixture reply' }))._id;
+      return { commentId, replyId };
+    }));
+  }
+  return threads.get(u.id)!;
+};
+const commentOf = async (u: TestUser) => (await threadOf(u)).commentId;
+// A third user for `me` to block, so that the pair `me`/`other` stays free of blocks.
+const strangers = new Map<string, Promise<TestUser>>();
+const strangerOf = (u: TestUser) => {
+  if (!strangers.has(u.id)) strangers.set(u.id, makeUser());
+  return strangers.get(u.id)!;
 };
 
 export interface Route {
