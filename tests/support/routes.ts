@@ -89,8 +89,14 @@ export const FIXTURES: Record<string, Fixture> = {
     await ok(block(me, await strangerOf(me)));
     return {};
   },
-  'GET /users/suggested': () => ({}),
-  'GET /users/search': ({ other }) => ({ query: { query: other.username.slice(0, 6) } }),
+  'GET /users/suggested': async ({ me, other }) => {
+    // A graph signal: `me` follows a friend who follows `other`.
+    const friend = await friendOf(me);
+    await ok(follow(me, friend));
+    await ok(follow(friend, other));
+    return {};
+  },
+  'GET /users/search': ({ other }) => ({ query: { query: other.username.toUpperCase() } }),
 
   // Posts: reads and edges on a post of `other` (one per user, made once); a deletion on a fresh post of `me`.
   'POST /posts/create': () => ({ body: { image: JSON.stringify(['https://cdn.example.test/fixture.jpg']), caption: 'fixture' } }),
@@ -185,12 +191,15 @@ const threadOf = (u: TestUser) => {
   return threads.get(u.id)!;
 };
 const commentOf = async (u: TestUser) => (await threadOf(u)).commentId;
-// A third user for `me` to block, so that the pair `me`/`other` stays free of blocks.
-const strangers = new Map<string, Promise<TestUser>>();
-const strangerOf = (u: TestUser) => {
-  if (!strangers.has(u.id)) strangers.set(u.id, makeUser());
-  return strangers.get(u.id)!;
+// Third users: one for `me` to block (so that the pair `me`/`other` stays free of blocks),
+// one for `me` to follow.
+const thirds = new Map<string, Promise<TestUser>>();
+const third = (role: string) => (u: TestUser) => {
+  if (!thirds.has(`${role}:${u.id}`)) thirds.set(`${role}:${u.id}`, makeUser());
+  return thirds.get(`${role}:${u.id}`)!;
 };
+const strangerOf = third('stranger');
+const friendOf = third('friend');
 
 export interface Route {
   key: string;
