@@ -1,7 +1,8 @@
 'use strict';
 // Per-function IAM roles from resources/iam.json, so each function may use only the
-// DynamoDB actions it declares, on the table and (for Query) its indexes, and write only
-// to its own log group. Adding a function means adding one line to iam.json; packaging
+// DynamoDB actions it declares, on the table and (for Query) its indexes, invoke only the
+// functions its `invoke` entry names (lambda:InvokeFunction on each one's ARN), and write
+// only to its own log group. Adding a function means adding one line to iam.json; packaging
 // fails for a function without one, for a wildcard, or for an action that is not
 // DynamoDB's. Runs after serverless compiled the functions, before the template is saved
 // (the hook serverless-iam-roles-per-function uses), and replaces the shared role.
@@ -12,9 +13,11 @@ const TABLE = 'Table';
 const ACTION = /^dynamodb:[A-Z][A-Za-z]+$/;
 const INDEX_ACTIONS = new Set(['dynamodb:Query', 'dynamodb:Scan']);
 
+const read = (serviceDir) => JSON.parse(readFileSync(join(serviceDir, 'resources', 'iam.json'), 'utf8'));
+
 /** Reads and checks the declarations against the functions of the service. */
 function declarations(serviceDir, functionNames) {
-  const { functions } = JSON.parse(readFileSync(join(serviceDir, 'resources', 'iam.json'), 'utf8'));
+  const { functions } = read(serviceDir);
   const problems = [];
   for (const name of functionNames) {
     const actions = functions[name];
@@ -26,6 +29,34 @@ function declarations(serviceDir, functionNames) {
   }
   if (problems.length) throw new Error(`Per-function IAM: ${problems.join('; ')}`);
   return functions;
+}
+
+/**
+ * The functions each function may invoke (iam.json `invoke`): names of functions of the
+ * service, never a pattern, so the grant is one function's ARN.
+ */
+function invocations(serviceDir, functionNames) {
+  const invoke = read(serviceDir).invoke ?? {};
+  const problems = [];
+  for (const [name, targets] of Object.entries(invoke)) {
+    if (!functionNames.includes(name)) problems.push(`resources/iam.json lets "${name}" invoke, which is not a function`);
+    if (!Array.isArray(targets) || !targets.length) problems.push(`function "${name}": "invoke" must list function names`);
+    else for (const t of targets) if (!functionNames.includes(t)) problems.push(`function "${name}" may invoke "${t}", which is not a function`);
+  }
+  if (problems.length) throw new Error(`Per-function IAM: ${problems.join('; ')}`);
+  return invoke;
+}
+
+/** lambda:InvokeFunction on exactly the named functions (by name: a GetAtt would make the worker's role depend on itself). */
+function invokeStatements(targets, functionNameOf) {
+  if (!targets?.length) return [];
+  return [{
+    Effect: 'Allow',
+    Action: ['lambda:InvokeFunction'],
+    Resource: [...new Set(targets)].sort().map((t) => ({
+      'Fn::Sub': `arn:\${AWS::Partition}:lambda:\${AWS::Region}:\${AWS::AccountId}:function:${functionNameOf(t)}`,
+    })),
+  }];
 }
 
 function tableStatements(actions, indexNames) {
@@ -57,6 +88,12 @@ class PerFunctionIam {
     const resources = template.Resources;
     const names = service.getAllFunctions();
     const declared = declarations(sls.serviceDir ?? sls.config.servicePath, names);
+    const invoke = invocations(sls.serviceDir ?? sls.config.servicePath, names);
+    const functionNameOf = (n) => {
+      const fn = resources[naming.getLambdaLogicalId(n)];
+      if (!fn || typeof fn.Properties.FunctionName !== 'string') throw new Error(`Per-function IAM: no function name for "${n}"`);
+      return fn.Properties.FunctionName;
+    };
     const table = JSON.parse(readFileSync(join(sls.serviceDir ?? sls.config.servicePath, 'resources', 'table.json'), 'utf8'));
     const indexNames = (table.GlobalSecondaryIndexes ?? []).map((ix) => ix.IndexName);
 
@@ -84,6 +121,7 @@ class PerFunctionIam {
                   Resource: [{ 'Fn::GetAtt': [logGroupId, 'Arn'] }],
                 },
                 ...tableStatements(declared[name], indexNames),
+                ...invokeStatements(invoke[name], functionNameOf),
               ],
             },
           }],
@@ -99,3 +137,4 @@ class PerFunctionIam {
 
 module.exports = PerFunctionIam;
 module.exports.declarations = declarations;
+module.exports.invocations = invocations;

@@ -3,8 +3,9 @@ import { join } from 'node:path';
 import { ROOT, functionNames } from '../../scripts/lib/manifests.mjs';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { declarations } = require(join(ROOT, 'resources/per-function-iam.js')) as {
+const { declarations, invocations } = require(join(ROOT, 'resources/per-function-iam.js')) as {
   declarations(root: string, names: string[]): Record<string, string[]>;
+  invocations(root: string, names: string[]): Record<string, string[]>;
 };
 
 it('every function of the manifests has a declaration, each a list of single DynamoDB actions', () => {
@@ -14,5 +15,13 @@ it('every function of the manifests has a declaration, each a list of single Dyn
 });
 
 it('refuses to package a function without a declaration', () => {
-  expect(() => declarations(ROOT, [...functionNames(), 'postsCreate'])).toThrow(/"postsCreate" has no entry in resources\/iam.json/);
+  expect(() => declarations(ROOT, [...functionNames(), 'postsArchive'])).toThrow(/"postsArchive" has no entry in resources\/iam.json/);
+});
+
+it('lets exactly the two deletions and the worker itself invoke the cleanup worker, and nothing else', () => {
+  expect(invocations(ROOT, functionNames())).toEqual({
+    postsDelete: ['cleanupWorker'], commentsDelete: ['cleanupWorker'], cleanupWorker: ['cleanupWorker'],
+  });
+  // A target that is not a function of the service (a pattern among them) is refused.
+  expect(() => invocations(ROOT, functionNames().filter((n) => n !== 'cleanupWorker'))).toThrow(/may invoke "cleanupWorker", which is not a function/);
 });

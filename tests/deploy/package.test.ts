@@ -1,7 +1,8 @@
 // `serverless package --stage prod`, offline (no AWS credentials, no network), and the
 // CloudFormation template it makes: one function per endpoint with its own least-privilege
-// role, the HTTP API routes, the table with its indexes, TTL, PITR and deletion protection,
-// stage throttling, log retention, the JWT secret from SSM.
+// role (its DynamoDB actions; lambda:InvokeFunction on the cleanup worker for the three
+// functions that start it), the HTTP API routes, the table with its indexes, TTL, PITR and
+// deletion protection, stage throttling, log retention, the JWT secret from SSM.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -68,6 +69,11 @@ it('packages the prod stage offline into a template with all of it', () => {
   expect(resources.IamRoleLambdaExecution).toBeUndefined();
   const tableArn = { 'Fn::GetAtt': ['Table', 'Arn'] };
   const indexArns = indexNames.map((ix) => ({ 'Fn::Join': ['', [tableArn, `/index/${ix}`]] }));
+  // Invoking: the cleanup worker's ARN only (it starts asynchronously after a deletion, and continues itself).
+  // eslint-disable-next-line no-template-curly-in-string
+  const workerArn = { 'Fn::Sub': 'arn:${AWS::Partition}:lambda:${AWS::Region}:${AWS::AccountId}:function:aperture-prod-cleanupWorker' };
+  expect(lambdas.map(([, r]) => r.Properties.FunctionName)).toContain('aperture-prod-cleanupWorker');
+  const invokers: string[] = [];
   for (const [id, fn] of lambdas) {
     const name = fn.Properties.FunctionName.replace('aperture-prod-', '') as string;
     const env = fn.Properties.Environment.Variables;
@@ -91,10 +97,17 @@ it('packages the prod stage offline into a template with all of it', () => {
         expect(s.Resource).toEqual([{ 'Fn::GetAtt': [logGroupId, 'Arn'] }]);
         continue;
       }
+      if (s.Action.some((a) => a.startsWith('lambda:'))) {
+        expect(s.Action).toEqual(['lambda:InvokeFunction']);
+        expect(s.Resource).toEqual([workerArn]);
+        invokers.push(name);
+        continue;
+      }
       for (const a of s.Action) { expect(a).toMatch(/^dynamodb:[A-Za-z]+$/); dynamo.add(a); }
       for (const r of s.Resource) expect([tableArn, ...indexArns]).toContainEqual(r);
       if (s.Resource.some((r) => JSON.stringify(r).includes('/index/'))) expect(s.Action).toEqual(['dynamodb:Query']);
     }
     expect([...dynamo].sort()).toEqual([...(iam[name] ?? ['<no declaration>'])].sort());
   }
+  expect(invokers.sort()).toEqual(['cleanupWorker', 'commentsDelete', 'postsDelete']);
 });

@@ -1,6 +1,7 @@
 // End to end over HTTP: serverless-offline (the same serverless.yml, the local stage) on free
 // ports, against the jest DynamoDB Local. Checks what only the HTTP layer shows: status
-// lines, headers, CORS and its preflight, unknown routes, the public OpenAPI document.
+// lines, headers, CORS and its preflight, unknown routes, the public OpenAPI document, and a
+// posts route and a graph route end to end.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -112,4 +113,58 @@ it('serves the OpenAPI document without a token', async () => {
   expect(res.status).toBe(200);
   const doc = await json(res);
   expect(doc).toEqual(JSON.parse(readFileSync(join(ROOT, 'docs/openapi.json'), 'utf8')));
+});
+
+describe('posts and the social graph over HTTP', () => {
+  const register = async (prefix: string) => {
+    const username = uniq(prefix);
+    const res = await fetch(`${base}/auth/register`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'Over HTTP', username, email: `${username}@example.test`, password: 'correct horse' }),
+    });
+    expect(res.status).toBe(201);
+    const { token, user } = await json(res);
+    return { token: token as string, id: user._id as string, username };
+  };
+  const auth = (token: string) => ({ Authorization: `Bearer ${token}` });
+
+  it('creates a post, finds it in explore, follows its author, and explore leaves it out', async () => {
+    const [author, reader] = [await register('ha'), await register('hr')];
+    const created = await fetch(`${base}/posts/create`, {
+      method: 'POST',
+      headers: { ...auth(author.token), 'Content-Type': 'application/json', 'Idempotency-Key': `http-${author.id}` },
+      body: JSON.stringify({ image: ['https://cdn.example.test/http.jpg'], caption: 'over http' }),
+    });
+    expect(created.status).toBe(201);
+    expect(created.headers.get('x-trace-id')).toBeTruthy();
+    const { post } = await json(created);
+    expect(post).toMatchObject({ author: author.id, caption: 'over http', image: JSON.stringify(['https://cdn.example.test/http.jpg']) });
+
+    const explore = async () => {
+      const res = await fetch(`${base}/posts/explore?limit=50`, { headers: auth(reader.token) });
+      expect(res.status).toBe(200);
+      return (await json(res)).posts.map((p: { _id: string }) => p._id) as string[];
+    };
+    expect(await explore()).toContain(post._id);
+
+    const follow = await fetch(`${base}/users/follow/${author.username.toUpperCase()}`, { method: 'POST', headers: auth(reader.token) });
+    expect(follow.status).toBe(200);
+    expect(await json(follow)).toEqual({ success: true, message: 'User followed successfully', isFollowing: true, followersCount: 1 });
+    expect(await explore()).not.toContain(post._id);
+
+    const one = await fetch(`${base}/posts/${post._id.toLowerCase()}`, { headers: auth(reader.token) });
+    expect(one.status).toBe(200);
+    expect((await json(one)).post).toMatchObject({ _id: post._id, isLiked: false, likesCount: 0, commentsCount: 0 });
+  });
+
+  it('answers a bad post id and a bad page in the envelope', async () => {
+    const u = await register('hb');
+    const bad = await fetch(`${base}/posts/not-an-id`, { headers: auth(u.token) });
+    expect(bad.status).toBe(400);
+    expect(await json(bad)).toMatchObject({ success: false, code: 'VALIDATION_ERROR' });
+    const page = await fetch(`${base}/posts/explore?page=0`, { headers: auth(u.token) });
+    expect(page.status).toBe(400);
+    expect((await json(page)).details).toEqual([{ path: 'page', message: expect.any(String) }]);
+  });
 });

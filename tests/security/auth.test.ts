@@ -73,7 +73,7 @@ describe.each(rows((r) => r.auth))('%s', (_key, route) => {
   it('refuses every bad token with 401 UNAUTHORIZED, WWW-Authenticate and X-Trace-Id, changing nothing', async () => {
     for (const [why, token] of tokens) {
       const valid = await route.valid(ctx);
-      const before = await snapshot(ctx);
+      const before = await snapshot(ctx, valid);
       const traceId = `sec-${uniq('t')}`;
       const res = await call(route.handler, route.key, { ...valid, headers: { authorization: `Bearer ${token}`, 'X-Trace-Id': traceId } });
       expect({ why, status: res.status }).toEqual({ why, status: 401 });
@@ -87,7 +87,7 @@ describe.each(rows((r) => r.auth))('%s', (_key, route) => {
   it('refuses malformed Authorization headers the same way', async () => {
     for (const [why, header] of BAD_HEADERS) {
       const valid = await route.valid(ctx);
-      const before = await snapshot(ctx);
+      const before = await snapshot(ctx, valid);
       const res = await call(route.handler, route.key, { ...valid, headers: header === undefined ? {} : { authorization: header } });
       expect({ why, status: res.status }).toEqual({ why, status: 401 });
       expectEnvelope(res, 401, 'UNAUTHORIZED');

@@ -14,7 +14,7 @@ const KIB = 1024;
 /** Sends `opts` on top of the route's valid request and checks the refusal and that nothing changed. */
 async function refused(route: Route, ctx: FixtureContext, opts: (v: Valid) => CallOptions, status?: number, code?: string): Promise<CallResult> {
   const valid = await route.valid(ctx);
-  const before = await snapshot(ctx);
+  const before = await snapshot(ctx, valid);
   const traceId = `bad-${uniq('t')}`;
   const o = opts(valid);
   const res = await call(route.handler, route.key, {
@@ -143,7 +143,7 @@ describe.each(rows())('%s', (_key, route) => {
   it('refuses malformed trace headers with 400', async () => {
     for (const headers of [{ 'X-Trace-Id': 'a b' }, { 'X-Trace-Id': 'x'.repeat(129) }, { 'X-Sim-Timestamp': 'soon' }, { 'X-Scenario-Id': '<x>' }, { traceparent: 'zz' }] as Record<string, string>[]) {
       const v = await valid();
-      const before = await snapshot(ctx);
+      const before = await snapshot(ctx, v);
       const res = await call(route.handler, route.key, { ...v, token: ctx.me.token, headers });
       expectEnvelope(res, 400, 'VALIDATION_ERROR');
       await expectNothingChanged(ctx, before, v);

@@ -28,7 +28,7 @@ describe.each(rows((r) => r.body !== undefined))('%s', (_key, route) => {
     for (const [field, value] of Object.entries(FORBIDDEN)) {
       if (taken().includes(field)) continue;
       const valid = await route.valid(ctx);
-      const before = await snapshot(ctx);
+      const before = await snapshot(ctx, valid);
       const traceId = `mass-${uniq('t')}`;
       const res = await call(route.handler, route.key, {
         ...valid, body: { ...(valid.body as object), [field]: value }, token: ctx.me.token, headers: { 'X-Trace-Id': traceId },

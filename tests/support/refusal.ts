@@ -8,11 +8,14 @@ import type { FixtureContext, Valid } from './routes';
 
 const LEAK = /Exception|\bat [\w.<>$]+ \(|node_modules|\.[jt]s:\d+|aperture-(test|local|prod)|ConditionalCheck|TransactionCanceled|ValidationException|dynamodb/i;
 
-export interface Before { me: unknown; other: unknown }
+export interface Before { me: unknown; other: unknown; watched: unknown[] }
 
-export async function snapshot(ctx: FixtureContext): Promise<Before> {
-  const [me, other] = await Promise.all([getItem(keys.user(ctx.me.id)), getItem(keys.user(ctx.other.id))]);
-  return { me, other };
+/** The users' items and the items the valid request would change (`watch`). */
+export async function snapshot(ctx: FixtureContext, valid?: Valid): Promise<Before> {
+  const [me, other, ...watched] = await Promise.all([
+    getItem(keys.user(ctx.me.id)), getItem(keys.user(ctx.other.id)), ...(valid?.watch ?? []).map(getItem),
+  ]);
+  return { me, other, watched };
 }
 
 /** `what` names the case in a failure message. */
@@ -32,9 +35,9 @@ export function expectEnvelope(res: CallResult, status?: number, code?: string, 
   expect(res.headers['content-type']).toMatch(/^application\/json/);
 }
 
-/** The request changed nothing: same user items, nothing created, no INFO record in its trace. */
+/** The request changed nothing: same user and watched items, nothing created, no INFO record in its trace. */
 export async function expectNothingChanged(ctx: FixtureContext, before: Before, valid: Valid, traceId?: string): Promise<void> {
-  expect(await snapshot(ctx)).toEqual(before);
+  expect(await snapshot(ctx, valid)).toEqual(before);
   for (const key of valid.creates ?? []) expect(await getItem(key)).toBeUndefined();
   if (traceId) {
     const records = await queryAll(keys.trace(traceId));

@@ -10,9 +10,16 @@ import { ROOT, routes } from '../../scripts/lib/manifests.mjs';
 import { jsonSchema, isCatchAll } from '../../lib/openapi/document';
 import type { RouteSpecLike } from '../../lib/openapi/document';
 import { keys } from '../../lib/keys';
-import { call, type CallOptions } from './invoke';
-import { uniq, type TestUser } from './factories';
+import { call, type CallOptions, type CallResult } from './invoke';
+import { makeUser, uniq, type TestUser } from './factories';
+import { makePost } from './posts';
+import { block, follow, unblock, unfollow } from './graph';
+import { comment, created, like as likeComment, reply, unlike as unlikeComment } from './comment-api';
 import { handler as login } from '../../functions/auth/login';
+import { handler as likePost } from '../../functions/posts/like';
+import { handler as unlikePost } from '../../functions/posts/unlike';
+import { handler as bookmarkPost } from '../../functions/posts/bookmark';
+import { handler as unbookmarkPost } from '../../functions/posts/unbookmark';
 
 type Handler = ((event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2 | void>) & { spec: RouteSpecLike };
 
@@ -20,6 +27,8 @@ export interface FixtureContext { me: TestUser; other: TestUser }
 export interface Valid extends Pick<CallOptions, 'params' | 'query' | 'body'> {
   /** Keys a successful call would create: a refused call must leave each missing. */
   creates?: { PK: string; SK: string }[];
+  /** Items the request would change (a post whose counters move, an edge it removes): a refused call leaves each as it was. */
+  watch?: { PK: string; SK: string }[];
 }
 type Fixture = (ctx: FixtureContext) => Valid | Promise<Valid>;
 
@@ -46,7 +55,151 @@ export const FIXTURES: Record<string, Fixture> = {
     return { params: { traceId } };
   },
   'GET /openapi.json': () => ({}),
+
+  // Social graph. Each fixture first puts the pair in the state the request changes, through
+  // the real endpoints, so that a valid call always does something and a refused one is seen.
+  'POST /users/follow/{identifier}': async ({ me, other }) => {
+    await ok(unfollow(me, other));
+    return { params: { identifier: other.username }, creates: [keys.follow(me.id, other.id)] };
+  },
+  'POST /users/unfollow/{identifier}': async ({ me, other }) => {
+    await ok(follow(me, other));
+    return { params: { identifier: other.username }, watch: [keys.follow(me.id, other.id)] };
+  },
+  'POST /users/block/{identifier}': async ({ me, other }) => {
+    // `other` follows `me`: blocking removes that follow too.
+    await ok(unblock(me, other));
+    await ok(follow(other, me));
+    return { params: { identifier: other.id }, creates: [keys.block(me.id, other.id)], watch: [keys.follow(other.id, me.id)] };
+  },
+  'POST /users/unblock/{identifier}': async ({ me, other }) => {
+    await ok(block(me, other));
+    return { params: { identifier: other.id }, watch: [keys.block(me.id, other.id)] };
+  },
+  // Lists with someone on them, so that the users of a page are read too.
+  'GET /users/{identifier}/followers': async ({ me, other }) => {
+    await ok(follow(me, other));
+    return { params: { identifier: other.username } };
+  },
+  'GET /users/{identifier}/following': async ({ me, other }) => {
+    await ok(follow(other, me));
+    return { params: { identifier: other.id } };
+  },
+  'GET /users/blocked': async ({ me }) => {
+    await ok(block(me, await strangerOf(me)));
+    return {};
+  },
+  'GET /users/suggested': async ({ me, other }) => {
+    // A graph signal: `me` follows a friend who follows `other`.
+    const friend = await friendOf(me);
+    await ok(follow(me, friend));
+    await ok(follow(friend, other));
+    return {};
+  },
+  'GET /users/search': ({ other }) => ({ query: { query: other.username.toUpperCase() } }),
+
+  // Posts: reads and edges on a post of `other` (one per user, made once); a deletion on a fresh post of `me`.
+  'POST /posts/create': () => ({ body: { image: JSON.stringify(['https://cdn.example.test/fixture.jpg']), caption: 'fixture' } }),
+  'GET /posts/explore': () => ({}),
+  'GET /posts/user/{identifier}': async ({ other }) => {
+    await postOf(other);
+    return { params: { identifier: other.username } };
+  },
+  'GET /posts/{post_id}': async ({ other }) => ({ params: { post_id: await postOf(other) } }),
+  'GET /posts/{post_id}/likes': async ({ me, other }) => {
+    const postId = await postOf(other);
+    await ok(call(likePost, 'POST /posts/like/{post_id}', { params: { post_id: postId }, token: me.token }));
+    return { params: { post_id: postId } };
+  },
+  'DELETE /posts/{post_id}': async ({ me }) => {
+    const postId = (await makePost(me))._id;
+    return { params: { post_id: postId }, watch: [keys.post(postId)], creates: [keys.cleanupJob('post', postId)] };
+  },
+  'POST /posts/like/{post_id}': async ({ me, other }) => {
+    const postId = await postOf(other);
+    await ok(call(unlikePost, 'POST /posts/unlike/{post_id}', { params: { post_id: postId }, token: me.token }));
+    return { params: { post_id: postId }, creates: [keys.postLike(postId, me.id)], watch: [keys.post(postId)] };
+  },
+  'POST /posts/unlike/{post_id}': async ({ me, other }) => {
+    const postId = await postOf(other);
+    await ok(call(likePost, 'POST /posts/like/{post_id}', { params: { post_id: postId }, token: me.token }));
+    return { params: { post_id: postId }, watch: [keys.post(postId), keys.postLike(postId, me.id)] };
+  },
+  'POST /posts/bookmark/{post_id}': async ({ me, other }) => {
+    const postId = await postOf(other);
+    await ok(call(unbookmarkPost, 'POST /posts/unbookmark/{post_id}', { params: { post_id: postId }, token: me.token }));
+    return { params: { post_id: postId }, creates: [keys.bookmark(me.id, postId)] };
+  },
+  'POST /posts/unbookmark/{post_id}': async ({ me, other }) => {
+    const postId = await postOf(other);
+    await ok(call(bookmarkPost, 'POST /posts/bookmark/{post_id}', { params: { post_id: postId }, token: me.token }));
+    return { params: { post_id: postId }, watch: [keys.bookmark(me.id, postId)] };
+  },
+
+  // Comments, on the post of `other`: its counters must not move on a refusal.
+  'POST /comments/create/{post_id}': async ({ other }) => {
+    const postId = await postOf(other);
+    return { params: { post_id: postId }, body: { text: 'a fixture comment' }, watch: [keys.post(postId)] };
+  },
+  'POST /comments/reply/{comment_id}': async ({ other }) => {
+    const { commentId, replyId } = await threadOf(other);
+    return { params: { comment_id: commentId }, body: { text: 'a fixture reply', replyTo: replyId }, watch: [keys.post(await postOf(other)), keys.comment(commentId)] };
+  },
+  'GET /comments/replies/{comment_id}': async ({ other }) => ({ params: { comment_id: await commentOf(other) } }),
+  'GET /comments/post/{post_id}': async ({ other }) => {
+    await commentOf(other);
+    return { params: { post_id: await postOf(other) } };
+  },
+  'DELETE /comments/{comment_id}': async ({ me, other }) => {
+    const postId = await postOf(other);
+    const commentId = created(await comment(me, postId, 'to be deleted'))._id;
+    return { params: { comment_id: commentId }, watch: [keys.post(postId), keys.comment(commentId)], creates: [keys.cleanupJob('comment', commentId)] };
+  },
+  'POST /comments/like/{comment_id}': async ({ me, other }) => {
+    const commentId = await commentOf(other);
+    await ok(unlikeComment(me, commentId));
+    return { params: { comment_id: commentId }, creates: [keys.commentLike(commentId, me.id)], watch: [keys.comment(commentId)] };
+  },
+  'POST /comments/unlike/{comment_id}': async ({ me, other }) => {
+    const commentId = await commentOf(other);
+    await ok(likeComment(me, commentId));
+    return { params: { comment_id: commentId }, watch: [keys.comment(commentId), keys.commentLike(commentId, me.id)] };
+  },
 };
+
+async function ok(res: Promise<CallResult>): Promise<void> {
+  const r = await res;
+  if (r.status !== 200) throw new Error(`fixture setup failed: ${r.status} ${r.text}`);
+}
+
+// One post of each user, and one top-level comment of that user on it with one reply, made once (keyed
+// by user id, so every suite and context that names the user shares them).
+const posts = new Map<string, Promise<string>>();
+const threads = new Map<string, Promise<{ commentId: string; replyId: string }>>();
+const postOf = (u: TestUser) => {
+  if (!posts.has(u.id)) posts.set(u.id, makePost(u).then((p) => p._id));
+  return posts.get(u.id)!;
+};
+const threadOf = (u: TestUser) => {
+  if (!threads.has(u.id)) {
+    threads.set(u.id, postOf(u).then(async (postId) => {
+      const commentId = created(await comment(u, postId, 'a fixture thread'))._id;
+      const replyId = created(await reply(u, commentId, { text: 'a fixture reply' }))._id;
+      return { commentId, replyId };
+    }));
+  }
+  return threads.get(u.id)!;
+};
+const commentOf = async (u: TestUser) => (await threadOf(u)).commentId;
+// Third users: one for `me` to block (so that the pair `me`/`other` stays free of blocks),
+// one for `me` to follow.
+const thirds = new Map<string, Promise<TestUser>>();
+const third = (role: string) => (u: TestUser) => {
+  if (!thirds.has(`${role}:${u.id}`)) thirds.set(`${role}:${u.id}`, makeUser());
+  return thirds.get(`${role}:${u.id}`)!;
+};
+const strangerOf = third('stranger');
+const friendOf = third('friend');
 
 export interface Route {
   key: string;
