@@ -47,6 +47,29 @@ const putNew = (item: CommentItem): TxItem => ({
   op: { Put: { TableName: TABLE, Item: item, ConditionExpression: 'attribute_not_exists(PK)' } },
 });
 
+/**
+ * The thread head's update: one more child, and the new child's createdAt as the head's
+ * last, only if the last one stored is older (what keeps createdAt unique in the thread).
+ */
+function headUpdate(key: { PK: string; SK: string }, counter: string, lastField: string, createdAt: string): TxItem {
+  return {
+    op: {
+      Update: {
+        TableName: TABLE,
+        Key: key,
+        UpdateExpression: 'ADD #counter :one SET #last = :at',
+        ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(#last) OR #last < :at)',
+        ExpressionAttributeNames: { '#counter': counter, '#last': lastField },
+        ExpressionAttributeValues: { ':one': 1, ':at': createdAt },
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      },
+    },
+  };
+}
+
+const creationRecord = (audit: Audit, type: string, description: string, item: CommentItem): TxItem =>
+  logItem(audit.trace, { type, description, actorId: item.author, payload: audit.payload, diff: diffState(null, auditable(item)) });
+
 /** Runs attempts until the head's condition holds; `last` is the head's timestamp seen so far. */
 async function writeInThread(
   last: string | undefined,
@@ -89,25 +112,8 @@ export async function createComment(
       item,
       items: [
         putNew(item),
-        {
-          op: {
-            Update: {
-              TableName: TABLE,
-              Key: keys.post(post.id),
-              UpdateExpression: 'ADD commentsCount :one SET lastCommentAt = :at',
-              ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(lastCommentAt) OR lastCommentAt < :at)',
-              ExpressionAttributeValues: { ':one': 1, ':at': createdAt },
-              ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-            },
-          },
-        },
-        logItem(audit.trace, {
-          type: 'COMMENT_CREATED',
-          description: `User ${input.author} commented on post ${post.id}.`,
-          actorId: input.author,
-          payload: audit.payload,
-          diff: diffState(null, auditable(item)),
-        }),
+        headUpdate(keys.post(post.id), 'commentsCount', 'lastCommentAt', createdAt),
+        creationRecord(audit, 'COMMENT_CREATED', `User ${input.author} commented on post ${post.id}.`, item),
         ...seal(item),
       ],
     };
@@ -141,18 +147,7 @@ export async function createReply(
       item,
       items: [
         putNew(item),
-        {
-          op: {
-            Update: {
-              TableName: TABLE,
-              Key: keys.comment(parent.id),
-              UpdateExpression: 'ADD repliesCount :one SET lastReplyAt = :at',
-              ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(lastReplyAt) OR lastReplyAt < :at)',
-              ExpressionAttributeValues: { ':one': 1, ':at': createdAt },
-              ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-            },
-          },
-        },
+        headUpdate(keys.comment(parent.id), 'repliesCount', 'lastReplyAt', createdAt),
         {
           op: {
             Update: {
@@ -166,13 +161,7 @@ export async function createReply(
           onConditionFailed: () => new NotFound('comment'),
         },
         ...answered,
-        logItem(audit.trace, {
-          type: 'REPLY_CREATED',
-          description: `User ${input.author} replied to comment ${parent.id}.`,
-          actorId: input.author,
-          payload: audit.payload,
-          diff: diffState(null, auditable(item)),
-        }),
+        creationRecord(audit, 'REPLY_CREATED', `User ${input.author} replied to comment ${parent.id}.`, item),
         ...seal(item),
       ],
     };
