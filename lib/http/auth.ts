@@ -4,6 +4,7 @@
 // handler that writes awaits caller.user() before writing.
 import { bearerToken, verifyToken } from '../auth/tokens';
 import { getUser } from '../users/repo';
+import { hiddenFrom } from '../graph/hidden';
 import { Unauthorized } from '../errors';
 import type { UserItem } from '../users/model';
 import type { Caller } from './request';
@@ -12,6 +13,7 @@ import { state, type Middleware } from './state';
 export async function authenticate(authorization: string | undefined): Promise<Caller> {
   const claims = await verifyToken(bearerToken(authorization));
   let pending: Promise<UserItem> | undefined;
+  let hidden: Promise<Set<string>> | undefined;
   return {
     userId: claims.userId,
     scopes: claims.scopes,
@@ -19,6 +21,7 @@ export async function authenticate(authorization: string | undefined): Promise<C
       if (!u) throw new Unauthorized('The account of this token no longer exists.');
       return u;
     })),
+    hidden: () => (hidden ??= hiddenFrom(claims.userId)),
   };
 }
 
@@ -29,6 +32,9 @@ export function authentication(required: boolean): Middleware {
       const caller = await authenticate(request.event.headers?.authorization);
       // Start the lookup now; whoever needs it first awaits the same promise.
       caller.user().catch(() => undefined);
+      // Reads embed user ids that may have to be hidden from the caller (lib/graph/hidden.ts):
+      // the block lists are read beside everything else, never after.
+      if (request.event.requestContext?.http?.method === 'GET') caller.hidden().catch(() => undefined);
       state(request).caller = caller;
     },
     after: async (request) => {

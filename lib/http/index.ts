@@ -14,6 +14,7 @@ import { authentication } from './auth';
 import { errorEnvelope } from './errors';
 import { idempotency } from './idempotency';
 import { setLogTrace } from '../log';
+import { scrubHidden } from '../graph/hidden';
 import { state, type Middleware, type MiddyRequest } from './state';
 import type { ApiReply, ApiRequest, Caller } from './request';
 
@@ -74,6 +75,8 @@ export function http<P extends z.ZodMiniType, Q extends z.ZodMiniType, B extends
       event,
     };
     const reply = spec.idempotent ? await idempotency(req, () => fn(req)) : await fn(req);
+    // Embedded ids of users on either side of a block with the caller never leave (contract section 6).
+    if (needsAuth && event.requestContext?.http?.method === 'GET') scrubHidden(reply.body, await req.caller.hidden());
     return toResponse(reply);
   };
 

@@ -8,6 +8,8 @@ export interface Caller {
   scopes: Set<string>;
   /** The caller's user item; a 401 when the account no longer exists. Fetched once, lazily. */
   user(): Promise<UserItem>;
+  /** Ids of the users on either side of a block with the caller. Fetched once, lazily. */
+  hidden(): Promise<Set<string>>;
 }
 
 export interface ApiRequest<P, Q, B> {

@@ -1,0 +1,38 @@
+// Contract section 6: to a user on either side of a block, the other does not exist. The
+// lists and feeds leave such users out where they read them; this is the last guard for the
+// ids embedded in answers (a User's followers/following, a Post's or Comment's likes), which
+// are assembled without regard to who is looking.
+import { edgeIds } from '../users/repo';
+import { keys } from '../keys';
+
+/** Beyond this many blocks in either direction the set is cut (documented in ARCHITECTURE.md). */
+export const HIDDEN_LIMIT = 10_000;
+
+/** Ids of the users the viewer blocked or was blocked by. */
+export async function hiddenFrom(viewerId: string): Promise<Set<string>> {
+  const [blocked, blockedBy] = await Promise.all([
+    edgeIds('GSI1', keys.blocksOf(viewerId), HIDDEN_LIMIT),
+    edgeIds('GSI2', keys.blockedByOf(viewerId), HIDDEN_LIMIT),
+  ]);
+  return new Set([...blocked, ...blockedBy]);
+}
+
+/** The answer fields that embed user ids. `blocked_users` is not one: it lists the blocks themselves. */
+const EMBEDDED_USER_IDS = new Set(['followers', 'following', 'likes']);
+
+/** Removes hidden ids from every embedded id array of an answer, at any depth, in place. */
+export function scrubHidden(value: unknown, hidden: Set<string>): void {
+  if (hidden.size === 0 || value === null || typeof value !== 'object') return;
+  if (Array.isArray(value)) {
+    for (const v of value) scrubHidden(v, hidden);
+    return;
+  }
+  const obj = value as Record<string, unknown>;
+  for (const [k, v] of Object.entries(obj)) {
+    if (EMBEDDED_USER_IDS.has(k) && Array.isArray(v) && v.every((x) => typeof x === 'string')) {
+      obj[k] = v.filter((id) => !hidden.has(id as string));
+    } else {
+      scrubHidden(v, hidden);
+    }
+  }
+}
