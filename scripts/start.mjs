@@ -33,6 +33,11 @@ async function stop(code = 0) {
 }
 process.on('SIGINT', () => stop(0));
 process.on('SIGTERM', () => stop(0));
+process.on('SIGHUP', () => stop(0));
+// If whatever started us goes away without a signal reaching us (an IDE's stop button, a
+// killed npm), stop too rather than leave DynamoDB Local and serverless-offline running.
+const parent = process.ppid;
+setInterval(() => { if (process.ppid !== parent) stop(0); }, 1000).unref();
 
 async function waitForHttp(url, timeoutMs) {
   const until = Date.now() + timeoutMs;
@@ -70,8 +75,12 @@ try {
     env: { ...process.env, DYNAMODB_ENDPOINT: endpoint, CLEANUP_INVOKE_ENDPOINT: `http://127.0.0.1:${port + 2}`, SLS_TELEMETRY_DISABLED: '1', SLS_NOTIFICATIONS_MODE: 'off', STAGE: 'local' },
   });
   const verbose = args.includes('--verbose');
+  // Until it is ready, serverless-offline's own start-up chatter is kept back (shown with
+  // --verbose, or if the start fails); afterwards its request and error lines pass through.
+  let held = '';
   offline.stdout.on('data', (d) => { if (verbose || ready) process.stdout.write(d); });
-  offline.stderr.on('data', (d) => process.stderr.write(d));
+  offline.stderr.on('data', (d) => { if (verbose || ready) process.stderr.write(d); else held = (held + d).slice(-20_000); });
+  offline.on('exit', () => { if (!ready && held) process.stderr.write(held); });
   offline.on('exit', (code) => { if (!stopping) { say(`serverless-offline exited (${code})`); stop(code || 1); } });
 
   var ready = false; // eslint-disable-line no-var
@@ -80,7 +89,8 @@ try {
   writeFileSync(STACK_FILE, JSON.stringify({ baseUrl: `http://localhost:${port}`, dynamodbEndpoint: endpoint, pid: process.pid }, null, 2));
   say(`ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   say(`API: http://localhost:${port}`);
-  say('register: curl -s -X POST http://localhost:3000/auth/register -H "Content-Type: application/json" -d \'{"name":"Ada","username":"ada","email":"ada@example.com","password":"correct horse"}\'');
+  say(`register: curl -s -X POST http://localhost:${port}/auth/register -H 'Content-Type: application/json' -d '{"name":"Hedy Lamarr","username":"hedy","email":"hedy@example.com","password":"frequency hopping"}'`);
+  say('demo data: npm run seed');
   say('a token for an existing user: npm run token -- <username> [--scope logs:read]');
 } catch (err) {
   process.stderr.write(`[aperture] ${err.message}\n`);

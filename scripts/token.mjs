@@ -19,6 +19,7 @@ if (!username) {
 }
 const endpoint = localStack().dynamodbEndpoint;
 const db = DynamoDBDocumentClient.from(localClient(endpoint));
+// The username claim of lib/keys.ts (keys.username); this plain-Node script cannot import the TypeScript.
 const claim = await db.send(new GetCommand({ TableName: local.tableName, Key: { PK: `USERNAME#${username}`, SK: 'CLAIM' } }));
 if (!claim.Item) {
   process.stderr.write(`No user @${username} in the local stack.\n`);

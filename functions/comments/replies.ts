@@ -24,6 +24,7 @@ export const handler = http({ params, query, summary: 'Replies of a comment, old
       return comment;
     }),
     headAuthors: chainAuthors,
+    hiddenEitherWay: (comment) => [comment.author],
     // A comment of a deleted post, or a reply of a deleted comment, is gone too.
     checkHead: async (comment) => {
       const [post, parent] = await Promise.all([

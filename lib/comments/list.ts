@@ -45,6 +45,11 @@ export interface ThreadSpec<H> {
   head: Promise<H>;
   /** Authors whose block of the caller hides the whole thread (404). */
   headAuthors: (head: H) => string[];
+  /**
+   * Authors hidden from the caller by a block in either direction, whose thread is hidden
+   * with them: the replies of a comment the lists leave out are not read either.
+   */
+  hiddenEitherWay?: (head: H) => string[];
   /** Further reads the head depends on (its post, its parent), beside the first block check. */
   checkHead?: (head: H) => Promise<void>;
   hidden: () => Error;
@@ -69,6 +74,7 @@ export async function threadPage<H>(spec: ThreadSpec<H>): Promise<ThreadPage<H>>
     for (const [k, v] of found) rel.set(k, v);
     for (const [k, v] of liked) likes.set(k, v);
     if (headAuthors.some((a) => rel.get(a)?.blocksCaller)) throw spec.hidden();
+    if (round === 1 && (spec.hiddenEitherWay?.(head) ?? []).some((a) => rel.get(a)?.isBlocked)) throw spec.hidden();
 
     for (const item of batch.items) {
       if (visible.length > limit) break;

@@ -30,14 +30,14 @@ export interface RouteSpec<P extends z.ZodMiniType, Q extends z.ZodMiniType, B e
 }
 
 /**
- * CORS headers on every answer, errors included. In AWS the HTTP API answers preflights
- * and sets these itself (serverless.yml, provider.httpApi.cors); this keeps direct
- * invocations and serverless-offline the same.
+ * CORS headers on every answer, errors included, for callers that reach a function without
+ * the HTTP API's CORS (direct invocations). Behind the HTTP API, its own CORS configuration
+ * (serverless.yml, provider.httpApi.cors) answers preflights and sets the exposed headers,
+ * so they are not repeated here.
  */
 const CORS_HEADERS = {
   'Access-Control-Allow-Origin': '*',
   'Access-Control-Allow-Headers': 'Authorization,Content-Type,Idempotency-Key,X-Trace-Id,X-Scenario-Id,X-Step-Id,X-Sim-Timestamp,traceparent',
-  'Access-Control-Expose-Headers': 'X-Trace-Id,Retry-After,WWW-Authenticate',
 };
 
 const traceContext = (): Middleware => {

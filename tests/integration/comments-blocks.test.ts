@@ -116,3 +116,25 @@ describe('comments and blocks', () => {
     expect(page3.body.data.pagination).toEqual({ hasMore: false, nextCursor: visible2.createdAt });
   });
 });
+
+describe('the replies of a comment hidden by a block', () => {
+  it('are 404 to both sides, as the comment is absent from their lists', async () => {
+    const [owner, blocker, blockedUser] = await makeUsers(3);
+    const post = await makePost(owner!);
+    const byBlocked = created(await comment(blockedUser!, post.id, 'mine'));
+    await reply(owner!, byBlocked._id, { text: 'answer' });
+    const byBlocker = created(await comment(blocker!, post.id, 'theirs'));
+    await reply(owner!, byBlocker._id, { text: 'answer' });
+    await block(blocker!, blockedUser!);
+
+    const listed = await comments(blocker!, post.id);
+    expect(listed.body.data.comments.map((c: { _id: string }) => c._id)).toEqual([byBlocker._id]);
+    const hidden = await replies(blocker!, byBlocked._id);
+    expect(hidden.status).toBe(404);
+    expect(hidden.body.code).toBe('NOT_FOUND');
+    expect((await replies(blockedUser!, byBlocker._id)).status).toBe(404);
+    // Unrelated to the block: still readable.
+    expect((await replies(owner!, byBlocked._id)).body.data.replies).toHaveLength(1);
+    expect((await replies(blocker!, byBlocker._id)).body.data.replies).toHaveLength(1);
+  });
+});
