@@ -13,7 +13,8 @@ export const handler = http({ params }, async ({ params, caller }) => {
   if (!targetId) throw new NotFound('user');
   const own = targetId === caller.userId;
   const [user, edges, rel] = await Promise.all([
-    getUser(targetId),
+    // The caller's own item is already in flight from authentication.
+    own ? caller.user() : getUser(targetId),
     loadEdges(targetId, own, EMBED_LIMIT.single),
     relations(caller.userId, [targetId]),
   ]);

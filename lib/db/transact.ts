@@ -32,7 +32,6 @@ export async function transact(items: TxItem[], token?: string): Promise<void> {
       await db.send(new TransactWriteCommand({
         TransactItems: items.map((i) => i.op),
         ClientRequestToken: token,
-        ReturnConsumedCapacity: 'TOTAL',
       }));
       return;
     } catch (err) {

@@ -1,7 +1,7 @@
 // Trace context of a request (contract section 9): X-Trace-Id, else the trace id of a
 // W3C traceparent, else a new id; scenario, step and simulated time from their headers.
 import { newId } from '../ids';
-import { ValidationError, type ErrorDetail } from '../errors';
+import type { ErrorDetail } from '../errors';
 
 export interface TraceContext {
   traceId: string;
@@ -45,8 +45,4 @@ export function readTrace(headers: Record<string, string | undefined>): { trace:
     },
     problems,
   };
-}
-
-export function assertTraceHeaders(problems: ErrorDetail[]): void {
-  if (problems.length) throw new ValidationError(problems, 'A trace header is malformed.');
 }

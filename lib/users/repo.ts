@@ -7,7 +7,7 @@ import { db, TABLE } from '../db/client';
 import { batchGet, itemKey } from '../db/batch';
 import { INDEX, keys } from '../keys';
 import { isId } from '../ids';
-import { toBaseUser, type BaseUser, type UserEdges, type UserItem } from './model';
+import type { UserEdges, UserItem } from './model';
 
 /** How many ids a User object embeds per array: in a single-user answer, and in a list. */
 export const EMBED_LIMIT = { single: 100, list: 10 } as const;
@@ -23,12 +23,6 @@ export async function resolveUserId(identifier: string): Promise<string | undefi
   if (isId(identifier)) return identifier.toUpperCase();
   const res = await db.send(new GetCommand({ TableName: TABLE, Key: keys.username(identifier) }));
   return res.Item?.userId as string | undefined;
-}
-
-/** The user an identifier names (id or username in any case), or undefined. */
-export async function resolveUser(identifier: string): Promise<UserItem | undefined> {
-  const id = await resolveUserId(identifier);
-  return id ? getUser(id) : undefined;
 }
 
 export async function getUsers(ids: string[]): Promise<Map<string, UserItem>> {
@@ -87,15 +81,4 @@ export async function loadEdges(userId: string, own: boolean, limit: number, boo
     own ? edgeIds('GSI1', keys.blocksOf(userId), limit) : undefined,
   ]);
   return own ? { followers, following, bookmarks: bookmarked, blocked_users: blocked } : { followers, following };
-}
-
-/** One User object, the private fields only when it is the viewer's own. */
-export async function presentUser(item: UserItem, viewerId: string, limit: number = EMBED_LIMIT.single): Promise<BaseUser> {
-  const own = item.id === viewerId;
-  return toBaseUser(item, await loadEdges(item.id, own, limit), own);
-}
-
-/** User objects of a list, their edge arrays fetched in parallel. */
-export function presentUsers(items: UserItem[], viewerId: string, limit: number = EMBED_LIMIT.list): Promise<BaseUser[]> {
-  return Promise.all(items.map((item) => presentUser(item, viewerId, limit)));
 }
