@@ -15,7 +15,7 @@ export const handler = http({ params }, async ({ params, caller }) => {
   const [user, edges, rel] = await Promise.all([
     // The caller's own item is already in flight from authentication.
     own ? caller.user() : getUser(targetId),
-    loadEdges(targetId, own, EMBED_LIMIT.single),
+    loadEdges(targetId, own, EMBED_LIMIT.single, own ? { blocked: caller.blockLists().then((l) => l.blocked) } : {}),
     relations(caller.userId, [targetId]),
   ]);
   const r = rel.get(targetId)!;

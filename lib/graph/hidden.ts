@@ -8,14 +8,24 @@ import { keys } from '../keys';
 /** Beyond this many blocks in either direction the set is cut (documented in ARCHITECTURE.md). */
 export const HIDDEN_LIMIT = 10_000;
 
-/** Ids of the users the viewer blocked or was blocked by. */
-export async function hiddenFrom(viewerId: string): Promise<Set<string>> {
+export interface BlockLists {
+  /** Whom the viewer blocked, newest first (also the viewer's own `blocked_users`). */
+  blocked: string[];
+  /** Who blocked the viewer. */
+  blockedBy: string[];
+}
+
+/** Both block lists of the viewer, in one round trip. */
+export async function blockListsOf(viewerId: string): Promise<BlockLists> {
   const [blocked, blockedBy] = await Promise.all([
     edgeIds('GSI1', keys.blocksOf(viewerId), HIDDEN_LIMIT),
     edgeIds('GSI2', keys.blockedByOf(viewerId), HIDDEN_LIMIT),
   ]);
-  return new Set([...blocked, ...blockedBy]);
+  return { blocked, blockedBy };
 }
+
+/** Ids of the users the viewer blocked or was blocked by. */
+export const hiddenIds = ({ blocked, blockedBy }: BlockLists): Set<string> => new Set([...blocked, ...blockedBy]);
 
 /** The answer fields that embed user ids. `blocked_users` is not one: it lists the blocks themselves. */
 const EMBEDDED_USER_IDS = new Set(['followers', 'following', 'likes']);

@@ -30,7 +30,7 @@ export async function presentIds(ids: string[], viewerId: string, opts: PresentO
   const limit = opts.limit ?? EMBED_LIMIT.list;
   const [found, edges] = await Promise.all([
     batchGet([...unique.map((id) => keys.user(id)), ...(opts.also ?? [])]),
-    Promise.all(unique.map((id) => loadEdges(id, id === viewerId, limit, id === viewerId ? opts.ownBookmarks : undefined))),
+    Promise.all(unique.map((id) => loadEdges(id, id === viewerId, limit, id === viewerId ? { bookmarks: opts.ownBookmarks } : {}))),
   ]);
   const users = new Map<string, BaseUser>();
   const items = new Map<string, UserItem>();

@@ -4,7 +4,7 @@
 // handler that writes awaits caller.user() before writing.
 import { bearerToken, verifyToken } from '../auth/tokens';
 import { getUser } from '../users/repo';
-import { hiddenFrom } from '../graph/hidden';
+import { blockListsOf, hiddenIds, type BlockLists } from '../graph/hidden';
 import { Unauthorized } from '../errors';
 import type { UserItem } from '../users/model';
 import type { Caller } from './request';
@@ -13,7 +13,9 @@ import { state, type Middleware } from './state';
 export async function authenticate(authorization: string | undefined): Promise<Caller> {
   const claims = await verifyToken(bearerToken(authorization));
   let pending: Promise<UserItem> | undefined;
+  let lists: Promise<BlockLists> | undefined;
   let hidden: Promise<Set<string>> | undefined;
+  const blockLists = () => (lists ??= blockListsOf(claims.userId));
   return {
     userId: claims.userId,
     scopes: claims.scopes,
@@ -21,7 +23,8 @@ export async function authenticate(authorization: string | undefined): Promise<C
       if (!u) throw new Unauthorized('The account of this token no longer exists.');
       return u;
     })),
-    hidden: () => (hidden ??= hiddenFrom(claims.userId)),
+    blockLists,
+    hidden: () => (hidden ??= blockLists().then(hiddenIds)),
   };
 }
 

@@ -2,13 +2,16 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { TraceContext } from './trace';
 import type { UserItem } from '../users/model';
+import type { BlockLists } from '../graph/hidden';
 
 export interface Caller {
   userId: string;
   scopes: Set<string>;
   /** The caller's user item; a 401 when the account no longer exists. Fetched once, lazily. */
   user(): Promise<UserItem>;
-  /** Ids of the users on either side of a block with the caller. Fetched once, lazily. */
+  /** The caller's two block lists (lib/graph/hidden.ts). Fetched once, lazily. */
+  blockLists(): Promise<BlockLists>;
+  /** Ids of the users on either side of a block with the caller. */
   hidden(): Promise<Set<string>>;
 }
 

@@ -68,17 +68,23 @@ async function livePosts(postIds: string[]): Promise<string[]> {
 /** A user's newest bookmarked post ids, dead posts not yet dropped (loadEdges does that). */
 export const bookmarkIds = (userId: string, limit: number) => edgeIds('GSI1', keys.bookmarksOf(userId), limit);
 
-/**
- * `bookmarks`: the ids of bookmarkIds(userId, limit) when they were read ahead, so that the
- * liveness check of the bookmarked posts does not wait for that Query (lists that may
- * contain the viewer's own object read them before knowing whether it does).
- */
-export async function loadEdges(userId: string, own: boolean, limit: number, bookmarks?: Promise<string[]>): Promise<UserEdges> {
+/** Lists of the user's own edges already read or in flight, so they are not read twice. */
+export interface EdgesAhead {
+  /** bookmarkIds(userId, limit), read ahead so that the liveness check of the bookmarked posts
+   * does not wait for that Query (lists that may contain the viewer's own object read them
+   * before knowing whether it does). */
+  bookmarks?: Promise<string[]>;
+  /** The user's blocks newest first, at least `limit` of them (the caller's block lists, read
+   * by authentication on every GET). */
+  blocked?: Promise<string[]>;
+}
+
+export async function loadEdges(userId: string, own: boolean, limit: number, ahead: EdgesAhead = {}): Promise<UserEdges> {
   const [followers, following, bookmarked, blocked] = await Promise.all([
     edgeIds('GSI2', keys.followersOf(userId), limit),
     edgeIds('GSI1', keys.followingOf(userId), limit),
-    own ? (bookmarks ?? bookmarkIds(userId, limit)).then(livePosts) : undefined,
-    own ? edgeIds('GSI1', keys.blocksOf(userId), limit) : undefined,
+    own ? (ahead.bookmarks ?? bookmarkIds(userId, limit)).then(livePosts) : undefined,
+    own ? (ahead.blocked?.then((ids) => ids.slice(0, limit)) ?? edgeIds('GSI1', keys.blocksOf(userId), limit)) : undefined,
   ]);
   return own ? { followers, following, bookmarks: bookmarked, blocked_users: blocked } : { followers, following };
 }

@@ -8,6 +8,7 @@ import { handler as login } from '../../functions/auth/login';
 import { keys } from '../../lib/keys';
 import { db, TABLE } from '../../lib/db/client';
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { block } from '../support/comment-fixtures';
 
 const PRIVATE = ['email', 'bookmarks', 'blocked_users'];
 
@@ -19,6 +20,18 @@ describe('GET /users/me', () => {
     expect(res.body.user).toMatchObject({ _id: u.id, username: u.username, email: u.email, bookmarks: [], blocked_users: [] });
     expect(res.body.user).not.toHaveProperty('passwordHash');
     expect(res.body.user).not.toHaveProperty('postsCount');
+  });
+
+  it('lists the own blocks newest first, the same on /users/me and on the own profile', async () => {
+    const [u, x, y, z] = [await makeUser(), await makeUser(), await makeUser(), await makeUser()];
+    for (const other of [x, y, z]) await block(u, other);
+    // Being blocked by someone is not one's own block: it never shows in blocked_users.
+    const w = await makeUser();
+    await block(w, u);
+    const mine = await call(me, 'GET /users/me', { token: u.token });
+    expect(mine.body.user.blocked_users).toEqual([z.id, y.id, x.id]);
+    const own = await call(profile, 'GET /users/{identifier}', { token: u.token, params: { identifier: u.id } });
+    expect(own.body.user.blocked_users).toEqual([z.id, y.id, x.id]);
   });
 
   it('answers 401 with WWW-Authenticate when the account no longer exists', async () => {
