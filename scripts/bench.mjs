@@ -5,7 +5,7 @@
 // handler (in process, with warm-up), measures the cold start of every bundle in fresh
 // processes, prints the tables and the target checks, and writes the JSON result.
 //
-// Options: --out <file>  --scales 1x,10x  --iterations 30  --warmup 5  --init-runs 5
+// Options: --out <file>  --scales 1x,10x  --iterations 30  --warmup 50  --init-runs 5
 //          --only <text> (endpoints whose route contains it)  --no-init (skip cold starts)
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -28,7 +28,7 @@ const require = createRequire(import.meta.url);
 const say = (msg) => process.stderr.write(`[bench] ${msg}\n`);
 
 function options(argv) {
-  const o = { scales: '1x,10x', iterations: 30, warmup: 5, 'init-runs': 5, init: true };
+  const o = { scales: '1x,10x', iterations: 30, warmup: 50, 'init-runs': 5, init: true };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--no-init') o.init = false;
@@ -145,18 +145,18 @@ try {
         firstMs: Math.round(median(runs.map((r) => r.firstMs)) * 10) / 10,
       });
       const baseRuns = Array.from({ length: opts.initRuns }, () => coldStart(baseline.outfile, 'handler', apiEvent('GET /baseline')));
-      result.baseline = { bytes: baseline.bytes, ...summarize(baseRuns) };
+      result.baseline = { bytes: baseline.bytes, ...summarize(baseRuns), parts: baseline.parts };
       for (const b of built.values()) {
         const events = initEvents.get(b.name) ?? Array.from({ length: opts.initRuns }, () => apiEvent(b.route, {}));
         const runs = events.map((ev) => coldStart(b.outfile, b.exportName, ev));
         // The status the cold request got: a cold start is only comparable when it did the real work.
-        result.bundles[b.name] = { bytes: b.bytes, ...summarize(runs), route: b.route, status: runs[0]?.status };
+        result.bundles[b.name] = { bytes: b.bytes, ...summarize(runs), route: b.route, status: runs[0]?.status, parts: b.parts };
       }
     }
   }
   if (!opts.init) {
-    result.baseline = { bytes: baseline.bytes };
-    for (const b of built.values()) result.bundles[b.name] = { bytes: b.bytes, route: b.route };
+    result.baseline = { bytes: baseline.bytes, parts: baseline.parts };
+    for (const b of built.values()) result.bundles[b.name] = { bytes: b.bytes, route: b.route, parts: b.parts };
   }
 
   process.stdout.write(`${endpointTable(result, selected)}\n`);

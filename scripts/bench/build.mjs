@@ -54,7 +54,23 @@ export function discoverFunctions(root) {
   return out;
 }
 
+/** Which part of a bundle an input file belongs to (the libraries of the design card apart). */
+export function partOf(input) {
+  const m = /^node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input);
+  if (!m) return 'app';
+  const pkg = m[1];
+  if (pkg === 'zod') return 'zod';
+  if (pkg === 'jose') return 'jose';
+  if (pkg.startsWith('@middy/')) return 'middy';
+  return 'aws-sdk and the rest';
+}
+
+/** Builds one entry; `parts` is its bytes by partOf, from esbuild's metafile. */
 export async function bundle(root, entry, outfile) {
-  await build({ ...ESBUILD, absWorkingDir: root, entryPoints: [join(root, entry)], outfile, logLevel: 'error' });
-  return { outfile, bytes: statSync(outfile).size };
+  const res = await build({ ...ESBUILD, absWorkingDir: root, entryPoints: [join(root, entry)], outfile, logLevel: 'error', metafile: true });
+  const parts = {};
+  for (const out of Object.values(res.metafile.outputs)) {
+    for (const [input, { bytesInOutput }] of Object.entries(out.inputs)) parts[partOf(input)] = (parts[partOf(input)] ?? 0) + bytesInOutput;
+  }
+  return { outfile, bytes: statSync(outfile).size, parts };
 }

@@ -26,10 +26,14 @@ export function endpointTable(result, scenarios) {
   return lines.join('\n');
 }
 
+/** Where a bundle's bytes come from, in KB: the design card's libraries, our code (lib/, functions/). */
+const PARTS = ['zod', 'jose', 'middy', 'app'];
+const kb = (n) => ((n ?? 0) / 1024).toFixed(1);
+
 export function bundleTable(result) {
-  const lines = ['', `${pad('bundle', 24)}${lpad('bytes', 10)}${lpad('x base', 8)}${lpad('initMs', 9)}${lpad('x base', 8)}${lpad('require', 9)}${lpad('1st req', 9)}`];
+  const lines = ['', `${pad('bundle', 24)}${lpad('bytes', 10)}${lpad('x base', 8)}${lpad('initMs', 9)}${lpad('x base', 8)}${lpad('require', 9)}${lpad('1st req', 9)}${PARTS.map((p) => lpad(`${p} KB`, 10)).join('')}`];
   const b = result.baseline;
-  const row = (name, x) => `${pad(name, 24)}${lpad(x.bytes, 10)}${lpad((x.bytes / b.bytes).toFixed(2), 8)}${lpad(fmt(x.initMs), 9)}${lpad((x.initMs / b.initMs).toFixed(2), 8)}${lpad(fmt(x.requireMs), 9)}${lpad(fmt(x.firstMs), 9)}`;
+  const row = (name, x) => `${pad(name, 24)}${lpad(x.bytes, 10)}${lpad((x.bytes / b.bytes).toFixed(2), 8)}${lpad(fmt(x.initMs), 9)}${lpad((x.initMs / b.initMs).toFixed(2), 8)}${lpad(fmt(x.requireMs), 9)}${lpad(fmt(x.firstMs), 9)}${PARTS.map((p) => lpad(kb(x.parts?.[p]), 10)).join('')}`;
   lines.push(row('(baseline)', b));
   for (const [name, x] of Object.entries(result.bundles)) lines.push(row(name, x));
   return lines.join('\n');
@@ -103,6 +107,11 @@ export function checks(result, scenarios) {
     const big = Object.entries(result.bundles).filter(([, x]) => x.bytes > 1.15 * b.bytes).map(([n, x]) => `${n} ${(x.bytes / b.bytes).toFixed(2)}x`);
     const slow = Object.entries(result.bundles).filter(([, x]) => x.initMs > 1.2 * b.initMs).map(([n, x]) => `${n} ${(x.initMs / b.initMs).toFixed(2)}x`);
     line(!big.length, `(d) bundle bytes <= 1.15x baseline (${b.bytes} B)${big.length ? `: ${big.join(', ')}` : ''}`);
+    // How much of the allowance the design card's libraries take before any code of ours.
+    const cardLibs = Object.values(result.bundles).map((x) => (x.parts?.zod ?? 0) + (x.parts?.jose ?? 0) + (x.parts?.middy ?? 0)).filter(Boolean);
+    if (big.length && cardLibs.length) {
+      out.push(`     allowance ${kb(0.15 * b.bytes)} KB; zod + jose + middy alone take ${kb(Math.min(...cardLibs))}-${kb(Math.max(...cardLibs))} KB of it`);
+    }
     if (b.initMs === undefined) line(null, '(d) initMs not measured (--no-init)');
     else line(!slow.length, `(d) initMs <= 1.2x baseline (${fmt(b.initMs)} ms)${slow.length ? `: ${slow.join(', ')}` : ''}`);
   } else line(null, '(d) bundles not measured');

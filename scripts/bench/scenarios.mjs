@@ -15,6 +15,8 @@ export function scenarioContext(ds, { signToken, runTag }) {
   const claimed = new Set();
   const gonePosts = new Set();
   const goneComments = new Set();
+  // Blocks made by the block scenario: later scenarios must not pick a pair it separated.
+  const newBlocks = new Set();
   const ctx = {
     ds,
     runTag,
@@ -29,11 +31,13 @@ export function scenarioContext(ds, { signToken, runTag }) {
     claim: (key) => (claimed.has(key) ? false : (claimed.add(key), true)),
     gonePosts,
     goneComments,
+    blockedEitherWay: (a, b) => ds.blockedEitherWay(a, b) || newBlocks.has(`${a}:${b}`) || newBlocks.has(`${b}:${a}`),
+    noteBlock: (a, b) => newBlocks.add(`${a}:${b}`),
     /** A caller for call k that is neither blocked by nor blocking any of `others`. */
     viewer(k, salt, ...others) {
       for (let t = 0; ; t++) {
         const c = mod(k * 7 + salt + t, ds.N);
-        if (others.every((o) => o !== c && !ds.blockedEitherWay(c, o))) return c;
+        if (others.every((o) => o !== c && !ctx.blockedEitherWay(c, o))) return c;
       }
     },
     /** The k-th live post (spread over the data set). */
@@ -157,7 +161,7 @@ export const scenarios = [
       const { ds } = ctx;
       const c = mod(k * 7 + 3, ctx.N);
       const t = ctx.first(ctx.N, (j) => mod(c + ds.scale.follows + 2 + j, ctx.N),
-        (x) => x !== c && !ds.follows(c, x) && !ds.follows(x, c) && !ds.blockedEitherWay(c, x), (x) => `graph:${Math.min(c, x)}:${Math.max(c, x)}`);
+        (x) => x !== c && !ds.follows(c, x) && !ds.follows(x, c) && !ctx.blockedEitherWay(c, x), (x) => `graph:${Math.min(c, x)}:${Math.max(c, x)}`);
       return { ...(await bearer(ctx, c)), params: { identifier: ctx.user(t).username } };
     },
   },
@@ -175,7 +179,8 @@ export const scenarios = [
       const { ds } = ctx;
       const c = mod(k * 7 + 6, ctx.N);
       const t = ctx.first(ctx.N, (j) => mod(c + ds.scale.follows + 3 + j, ctx.N),
-        (x) => x !== c && !ds.follows(c, x) && !ds.follows(x, c) && !ds.blockedEitherWay(c, x), (x) => `graph:${Math.min(c, x)}:${Math.max(c, x)}`);
+        (x) => x !== c && !ds.follows(c, x) && !ds.follows(x, c) && !ctx.blockedEitherWay(c, x), (x) => `graph:${Math.min(c, x)}:${Math.max(c, x)}`);
+      ctx.noteBlock(c, t);
       return { ...(await bearer(ctx, c)), params: { identifier: ctx.user(t).username } };
     },
   },
@@ -201,7 +206,7 @@ export const scenarios = [
       const { ds } = ctx;
       const c = mod(k * 7 + 1, ctx.N);
       const p = ctx.first(ds.posts.length, (t) => ctx.post(k, t * 7),
-        (x) => x.author !== c && !x.likers.includes(c) && !ds.blockedEitherWay(c, x.author), (x) => `like:${c}:${x.index}`);
+        (x) => x.author !== c && !x.likers.includes(c) && !ctx.blockedEitherWay(c, x.author), (x) => `like:${c}:${x.index}`);
       return { ...(await bearer(ctx, c)), params: { post_id: p.id } };
     },
   },
@@ -209,7 +214,7 @@ export const scenarios = [
     route: 'POST /posts/unlike/{post_id}', kind: 'write',
     request: async (ctx, k) => {
       const p = ctx.post(k, 13);
-      const l = ctx.first(p.likers.length, (j) => p.likers[j], () => true, (x) => `like:${x}:${p.index}`);
+      const l = ctx.first(p.likers.length, (j) => p.likers[j], (x) => !ctx.blockedEitherWay(x, p.author), (x) => `like:${x}:${p.index}`);
       return { ...(await bearer(ctx, l)), params: { post_id: p.id } };
     },
   },
@@ -220,7 +225,7 @@ export const scenarios = [
       const c = mod(k * 7 + 4, ctx.N);
       const own = ds.bookmarksOf(c);
       const p = ctx.first(ds.posts.length, (t) => ctx.post(k, t * 5 + 1),
-        (x) => x.author !== c && !own.includes(x.index) && !ds.blockedEitherWay(c, x.author), (x) => `bookmark:${c}:${x.index}`);
+        (x) => x.author !== c && !own.includes(x.index) && !ctx.blockedEitherWay(c, x.author), (x) => `bookmark:${c}:${x.index}`);
       return { ...(await bearer(ctx, c)), params: { post_id: p.id } };
     },
   },
@@ -228,7 +233,7 @@ export const scenarios = [
     route: 'POST /posts/unbookmark/{post_id}', kind: 'write',
     request: async (ctx, k) => {
       const c = mod(k * 7 + 5, ctx.N);
-      const own = ctx.ds.bookmarksOf(c).filter((p) => !ctx.gonePosts.has(p));
+      const own = ctx.ds.bookmarksOf(c).filter((p) => !ctx.gonePosts.has(p) && !ctx.blockedEitherWay(c, ctx.ds.posts[p].author));
       const p = ctx.first(own.length, (j) => own[j], () => true, (x) => `bookmark:${c}:${x}`);
       return { ...(await bearer(ctx, c)), params: { post_id: ctx.ds.posts[p].id } };
     },
@@ -253,7 +258,7 @@ export const scenarios = [
       const { ds } = ctx;
       const v = mod(k * 7 + 3, ctx.N);
       const c = ctx.first(ds.posts.length, (t) => liveTop(ctx, ctx.post(k, t * 3 + 23))[0],
-        (x) => x.author !== v && !x.likers.includes(v) && !ds.blockedEitherWay(v, x.author) && !ds.blockedEitherWay(v, ds.posts[x.post].author),
+        (x) => x.author !== v && !x.likers.includes(v) && !ctx.blockedEitherWay(v, x.author) && !ctx.blockedEitherWay(v, ds.posts[x.post].author),
         (x) => `clike:${v}:${x.id}`);
       return { ...(await bearer(ctx, v)), params: { comment_id: c.id } };
     },
@@ -261,7 +266,7 @@ export const scenarios = [
   {
     route: 'POST /comments/unlike/{comment_id}', kind: 'write',
     request: async (ctx, k) => {
-      const c = ctx.first(ctx.ds.posts.length, (t) => liveTop(ctx, ctx.post(k, t * 3 + 29))[0], (x) => x.likers.length > 0, (x) => `clike:${x.likers[0]}:${x.id}`);
+      const c = ctx.first(ctx.ds.posts.length, (t) => liveTop(ctx, ctx.post(k, t * 3 + 29))[0], (x) => x.likers.length > 0 && !ctx.blockedEitherWay(x.likers[0], x.author) && !ctx.blockedEitherWay(x.likers[0], ctx.ds.posts[x.post].author), (x) => `clike:${x.likers[0]}:${x.id}`);
       return { ...(await bearer(ctx, c.likers[0])), params: { comment_id: c.id } };
     },
   },

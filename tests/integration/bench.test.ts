@@ -1,8 +1,9 @@
 // Keeps the benchmark harness (scripts/bench.mjs) from rotting: the loader writes a tiny
 // data set whose counters match its edges, and one scenario runs through a real handler
 // with the DB metrics on. The benchmark itself is `npm run bench`, never part of the tests.
-import { resolve } from 'node:path';
-import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { tmpdir } from 'node:os';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 
@@ -17,7 +18,7 @@ const { SCALES, buildDataset } = require('../../scripts/bench/dataset.mjs');
 const { loadDataset, loaderClient } = require('../../scripts/bench/loader.mjs');
 const { runScenario, depths } = require('../../scripts/bench/measure.mjs');
 const { scenarioContext, scenarios } = require('../../scripts/bench/scenarios.mjs');
-const { discoverFunctions } = require('../../scripts/bench/build.mjs');
+const { bundle, discoverFunctions } = require('../../scripts/bench/build.mjs');
 const lib = require('../../scripts/bench/lib-entry');
 
 const endpoint = process.env.DYNAMODB_ENDPOINT!;
@@ -94,5 +95,35 @@ describe('benchmark scenario', () => {
     const c = { start: 6, end: 9 };
     const d = depths([a, b, c]);
     expect([d.get(a), d.get(b), d.get(c)]).toEqual([1, 1, 2]);
+  });
+});
+
+describe('benchmark scenarios over many calls', () => {
+  it('never sends a later scenario across a block the block scenario made', async () => {
+    const ctx = scenarioContext(ds, { signToken: async (id: string) => `token-of:${id}`, runTag: 't' });
+    const blockScenario = scenarios.find((s: { route: string }) => s.route === 'POST /users/block/{identifier}');
+    const req = await blockScenario.request(ctx, 0);
+    const index = (pred: (u: { id: string; username: string }) => boolean) => ds.users.findIndex(pred);
+    const blocker = index((u) => req.token === `token-of:${u.id}`);
+    const blocked = index((u) => u.username === req.params.identifier);
+    expect(Math.min(blocker, blocked)).toBeGreaterThanOrEqual(0);
+    // A pair the data set does not block: only the scenario context knows about it.
+    expect(ds.blockedEitherWay(blocker, blocked)).toBe(false);
+    expect(ctx.blockedEitherWay(blocked, blocker)).toBe(true);
+    for (let k = 0; k < 3 * ds.N; k++) expect(ctx.viewer(k, 0, blocked)).not.toBe(blocker);
+  });
+});
+
+describe('benchmark bundles', () => {
+  it('tells the design card libraries and our code apart in what a bundle weighs', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'aperture-bundle-'));
+    const base = await bundle(root, 'scripts/bench/baseline.ts', resolve(out, 'baseline.js'));
+    const fn = await bundle(root, 'functions/logs/trace.ts', resolve(out, 'trace.js'));
+    expect(base.parts).toEqual({ 'aws-sdk and the rest': expect.any(Number), app: expect.any(Number) });
+    for (const part of ['zod', 'jose', 'middy', 'app']) expect(fn.parts[part]).toBeGreaterThan(1000);
+    const sum = (parts: Record<string, number>) => Object.values(parts).reduce((a, b) => a + b, 0);
+    // What esbuild attributes to inputs is nearly the whole file (the rest is its own glue).
+    expect(sum(fn.parts)).toBeLessThanOrEqual(fn.bytes);
+    expect(sum(fn.parts)).toBeGreaterThan(0.95 * fn.bytes);
   });
 });
