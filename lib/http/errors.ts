@@ -2,7 +2,7 @@
 // the trace log record of a refused or failed authenticated request (WARN for a 4xx,
 // ERROR for a 5xx).
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { ApiError, InternalError, InvalidJson, UnsupportedMediaType, ValidationError } from '../errors';
+import { ApiError, InternalError, InvalidJson, Unauthorized, UnsupportedMediaType, ValidationError } from '../errors';
 import { logger } from '../log';
 import { writeLog } from '../audit/records';
 import { authenticate } from './auth';
@@ -64,10 +64,25 @@ async function recordFailure(request: MiddyRequest, err: ApiError): Promise<void
   });
 }
 
+/**
+ * The token of an account that no longer exists is answered 401 whatever else went wrong:
+ * a handler's 404 or 403 about its target must not be the answer to a deleted user.
+ */
+async function accountFirst(request: MiddyRequest): Promise<unknown> {
+  const caller = state(request).caller;
+  if (!caller || request.error instanceof Unauthorized) return request.error;
+  try {
+    await caller.user();
+  } catch (err) {
+    if (err instanceof Unauthorized) return err;
+  }
+  return request.error;
+}
+
 export function errorEnvelope(): Middleware {
   return {
     onError: async (request) => {
-      const err = toApiError(request.error);
+      const err = toApiError(await accountFirst(request));
       if (err.status >= 500) {
         const e = request.error as Error | undefined;
         logger.error('request_failed', { route: request.event.routeKey, error: e?.name, message: e?.message, stack: e?.stack });

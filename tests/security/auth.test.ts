@@ -11,6 +11,7 @@ import { config } from '../../lib/config';
 import { db, TABLE } from '../../lib/db/client';
 import { keys } from '../../lib/keys';
 import { signToken } from '../../lib/auth/tokens';
+import { newId } from '../../lib/ids';
 
 const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
 const now = () => Math.floor(Date.now() / 1000);
@@ -103,5 +104,16 @@ describe.each(rows((r) => r.auth))('%s', (_key, route) => {
     const res = await call(route.handler, route.key, { ...valid, token: ghost.token });
     expectEnvelope(res, 401, 'UNAUTHORIZED');
     expect(res.headers['www-authenticate']).toBe('Bearer');
+  });
+
+  it('answers a deleted user 401 before saying anything of the target (even one that does not exist)', async () => {
+    const ghost = await makeUser();
+    const valid = await route.valid({ me: ghost, other: ctx.other });
+    const targets = Object.keys(valid.params ?? {}).filter((k) => k === 'identifier' || k.endsWith('_id'));
+    if (!targets.length) return;
+    const params = { ...valid.params, ...Object.fromEntries(targets.map((k) => [k, newId()])) };
+    await db.send(new DeleteCommand({ TableName: TABLE, Key: keys.user(ghost.id) }));
+    const res = await call(route.handler, route.key, { ...valid, params, token: ghost.token });
+    expectEnvelope(res, 401, 'UNAUTHORIZED');
   });
 });
