@@ -106,8 +106,11 @@ export const keys = {
   // Idempotency records of creations, per user and key.
   idempotency: (userId: string, key: string) => ({ PK: `IDEMPOTENCY#${userId}#${key}`, SK: 'RESPONSE' }),
 
-  // Background cleanup jobs (deleted posts and comments).
+  // Background cleanup jobs (deleted posts and comments). GSI1 orders them by the last time a
+  // worker took them up, so the sweeper finds the stalled ones with one Query.
   cleanupJob: (kind: string, id: string) => ({ PK: `CLEANUP#${kind}#${id}`, SK: 'JOB' }),
+  cleanupJobIndex: (kind: string, id: string, touchedAt: string) => ({ GSI1PK: 'CLEANUPS', GSI1SK: `${touchedAt}#${kind}#${id}` }),
+  cleanups: () => 'CLEANUPS',
 };
 
 /**

@@ -32,11 +32,12 @@ export const rangesOf = (kind: CleanupKind, id: string) => (kind === 'post' ? po
 
 /** The job item, for the deleting transaction. */
 export function cleanupJobItem(kind: CleanupKind, id: string): TxItem {
+  const createdAt = new Date().toISOString();
   return {
     op: {
       Put: {
         TableName: TABLE,
-        Item: { ...keys.cleanupJob(kind, id), type: 'CLEANUP', kind, targetId: id, createdAt: new Date().toISOString() },
+        Item: { ...keys.cleanupJob(kind, id), ...keys.cleanupJobIndex(kind, id, createdAt), type: 'CLEANUP', kind, targetId: id, createdAt },
       },
     },
   };

@@ -4,7 +4,8 @@
 // has its own ranges drained (its likes, its replies and theirs) and is deleted after
 // them, so an interrupted run leaves nothing unreachable: the next run finds the comment
 // again and resumes. The job item is deleted last; while it exists the job is unfinished.
-import { DeleteCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from '../db/client';
 import { batchWrite, type Key } from '../db/batch';
 import { INDEX, keys } from '../keys';
@@ -70,10 +71,30 @@ class Drainer {
   }
 }
 
+/**
+ * Marks the job as taken up now (its GSI1 position, which the sweeper reads); false when
+ * there is no such job any more (finished by an earlier run).
+ */
+async function touchJob(kind: CleanupKind, id: string): Promise<boolean> {
+  const now = new Date().toISOString();
+  try {
+    await db.send(new UpdateCommand({
+      TableName: TABLE,
+      Key: keys.cleanupJob(kind, id),
+      ConditionExpression: 'attribute_exists(PK)',
+      UpdateExpression: 'SET GSI1SK = :sk, touchedAt = :now',
+      ExpressionAttributeValues: { ':sk': keys.cleanupJobIndex(kind, id, now).GSI1SK, ':now': now },
+    }));
+    return true;
+  } catch (err) {
+    if (err instanceof ConditionalCheckFailedException) return false;
+    throw err;
+  }
+}
+
 /** Runs a cleanup job until it is finished or keepGoing() says stop. Safe to run again, and concurrently. */
 export async function runCleanup(kind: CleanupKind, id: string, opts: DrainOptions): Promise<DrainResult> {
-  const job = await db.send(new GetCommand({ TableName: TABLE, Key: keys.cleanupJob(kind, id), ConsistentRead: true }));
-  if (!job.Item) return { done: true, deleted: 0 };
+  if (!(await touchJob(kind, id))) return { done: true, deleted: 0 };
   const drainer = new Drainer(opts);
   for (const range of rangesOf(kind, id)) {
     if (!(await drainer.drain(range))) return { done: false, deleted: drainer.deleted };

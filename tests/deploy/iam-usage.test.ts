@@ -8,6 +8,7 @@ import { makeUser } from '../support/factories';
 import { makePost } from '../support/posts';
 import { comment, created, reply } from '../support/comment-api';
 import { handler as worker } from '../../functions/cleanup/worker';
+import { handler as sweeper } from '../../functions/cleanup/sweeper';
 import { handler as deletePost } from '../../functions/posts/delete';
 import { handler as likePost } from '../../functions/posts/like';
 import { rows, type FixtureContext } from '../support/routes';
@@ -82,5 +83,19 @@ describe('cleanupWorker', () => {
       recording = undefined;
     }
     expect([...used].sort()).toEqual([...declared.cleanupWorker!].sort());
+  });
+});
+
+describe('cleanupSweeper', () => {
+  it('calls exactly the DynamoDB actions declared for it', async () => {
+    const used = new Set<string>();
+    recording = used;
+    try {
+      // A fresh test table has no job untouched for 15 minutes: one Query, nothing to restart.
+      expect(await sweeper()).toEqual({ stalled: 0, restarted: 0 });
+    } finally {
+      recording = undefined;
+    }
+    expect([...used].sort()).toEqual([...declared.cleanupSweeper!].sort());
   });
 });

@@ -1,7 +1,7 @@
 // `serverless package --stage prod`, offline (no AWS credentials, no network), and the
 // CloudFormation template it makes: one function per endpoint with its own least-privilege
-// role (its DynamoDB actions; lambda:InvokeFunction on the cleanup worker for the three
-// functions that start it), the HTTP API routes, the table with its indexes, TTL, PITR and
+// role (its DynamoDB actions; lambda:InvokeFunction on the cleanup worker for the four
+// functions that start it), the sweeper's schedule, the HTTP API routes, the table with its indexes, TTL, PITR and
 // deletion protection, stage throttling, log retention, the JWT secret from SSM.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -69,7 +69,7 @@ it('packages the prod stage offline into a template with all of it', () => {
   expect(resources.IamRoleLambdaExecution).toBeUndefined();
   const tableArn = { 'Fn::GetAtt': ['Table', 'Arn'] };
   const indexArns = indexNames.map((ix) => ({ 'Fn::Join': ['', [tableArn, `/index/${ix}`]] }));
-  // Invoking: the cleanup worker's ARN only (it starts asynchronously after a deletion, and continues itself).
+  // Invoking: the cleanup worker's ARN only (started after a deletion, continuing itself, restarted by the sweeper).
   // eslint-disable-next-line no-template-curly-in-string
   const workerArn = { 'Fn::Sub': 'arn:${AWS::Partition}:lambda:${AWS::Region}:${AWS::AccountId}:function:aperture-prod-cleanupWorker' };
   expect(lambdas.map(([, r]) => r.Properties.FunctionName)).toContain('aperture-prod-cleanupWorker');
@@ -109,5 +109,11 @@ it('packages the prod stage offline into a template with all of it', () => {
     }
     expect([...dynamo].sort()).toEqual([...(iam[name] ?? ['<no declaration>'])].sort());
   }
-  expect(invokers.sort()).toEqual(['cleanupWorker', 'commentsDelete', 'postsDelete']);
+  expect(invokers.sort()).toEqual(['cleanupSweeper', 'cleanupWorker', 'commentsDelete', 'postsDelete']);
+
+  // The sweeper runs every 15 minutes (a stalled cleanup job is restarted within that).
+  const rules = ofType('AWS::Events::Rule');
+  expect(rules.map(([, r]) => r.Properties.ScheduleExpression)).toEqual(['rate(15 minutes)']);
+  const sweeperId = lambdas.find(([, fn]) => fn.Properties.FunctionName === 'aperture-prod-cleanupSweeper')![0];
+  expect(rules[0]![1].Properties.Targets[0].Arn).toEqual({ 'Fn::GetAtt': [sweeperId, 'Arn'] });
 });

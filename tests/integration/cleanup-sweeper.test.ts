@@ -1,0 +1,76 @@
+// The cleanup sweeper finds the jobs no worker has taken up for STALLED_AFTER_MS (a refused
+// trigger, a dead worker chain) with one Query of GSI1, and starts the worker for each.
+// Its own table: which jobs are stalled is table-wide state.
+import '../support/own-table';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { call } from '../support/invoke';
+import { getItem } from '../support/db';
+import { makePost, users } from '../support/posts';
+import { handler as del } from '../../functions/posts/delete';
+import { handler as sweeper } from '../../functions/cleanup/sweeper';
+import { runCleanup } from '../../lib/cleanup/worker';
+import { STALLED_AFTER_MS, stalledJobs } from '../../lib/cleanup/sweeper';
+import { db, TABLE } from '../../lib/db/client';
+import { keys } from '../../lib/keys';
+
+async function deletedPost(): Promise<string> {
+  const [author] = await users(1);
+  const p = await makePost(author!);
+  expect((await call(del, 'DELETE /posts/{post_id}', { token: author!.token, params: { post_id: p._id } })).status).toBe(200);
+  return p._id;
+}
+
+/** Moves a job's last touch into the past, as if it had waited that long. */
+async function age(postId: string, ms: number): Promise<void> {
+  const job = await getItem(keys.cleanupJob('post', postId));
+  const then = new Date(Date.parse(String(job!.createdAt)) - ms).toISOString();
+  await db.send(new UpdateCommand({
+    TableName: TABLE, Key: keys.cleanupJob('post', postId),
+    UpdateExpression: 'SET GSI1SK = :sk', ExpressionAttributeValues: { ':sk': keys.cleanupJobIndex('post', postId, then).GSI1SK },
+  }));
+}
+
+const ids = (jobs: { id: string }[]) => jobs.map((j) => j.id);
+
+describe('cleanup sweeper', () => {
+  it('finds a job by the last time a worker touched it, and forgets it once the worker has finished', async () => {
+    const postId = await deletedPost();
+    const job = await getItem(keys.cleanupJob('post', postId));
+    expect(job).toMatchObject({ GSI1PK: 'CLEANUPS', kind: 'post', targetId: postId });
+    expect(ids(await stalledJobs(new Date(Date.now() - STALLED_AFTER_MS)))).not.toContain(postId);
+    const touchedBefore = new Date(Date.now() + 1);
+    await new Promise((r) => setTimeout(r, 5));
+    expect(await stalledJobs(touchedBefore)).toContainEqual({ kind: 'post', id: postId, touchedAt: job!.createdAt });
+
+    // A worker that stops at once has still taken the job up: it is no longer stalled as of then.
+    expect(await runCleanup('post', postId, { keepGoing: () => false })).toEqual({ done: false, deleted: 0 });
+    expect(ids(await stalledJobs(touchedBefore))).not.toContain(postId);
+    expect(Date.parse(String((await getItem(keys.cleanupJob('post', postId)))!.touchedAt))).toBeGreaterThanOrEqual(touchedBefore.getTime());
+
+    expect(await runCleanup('post', postId, { keepGoing: () => true })).toMatchObject({ done: true });
+    expect(await getItem(keys.cleanupJob('post', postId))).toBeUndefined();
+    expect(ids(await stalledJobs(new Date(Date.now() + 60_000)))).not.toContain(postId);
+    // A finished job stays finished: a late worker finds nothing and creates nothing.
+    expect(await runCleanup('post', postId, { keepGoing: () => true })).toEqual({ done: true, deleted: 0 });
+    expect(await getItem(keys.cleanupJob('post', postId))).toBeUndefined();
+  });
+
+  it('restarts the oldest stalled jobs first, and fails the run when a restart is refused', async () => {
+    const [older, newer, fresh] = [await deletedPost(), await deletedPost(), await deletedPost()];
+    await age(older, 2 * STALLED_AFTER_MS);
+    await age(newer, STALLED_AFTER_MS + 60_000);
+    const stalled = ids(await stalledJobs(new Date(Date.now() - STALLED_AFTER_MS)));
+    expect(stalled.indexOf(older)).toBeLessThan(stalled.indexOf(newer));
+    expect(stalled).toContain(newer);
+    expect(stalled).not.toContain(fresh);
+    expect(ids(await stalledJobs(new Date(Date.now() - STALLED_AFTER_MS), 1))).toEqual([stalled[0]]);
+    // The test stage has no Lambda endpoint to start the worker on: every restart is refused,
+    // and the run fails so that the function's error metric shows it (docs/OPERATIONS.md).
+    await expect(sweeper()).rejects.toThrow(`Could not restart ${stalled.length} of ${stalled.length} stalled cleanup jobs`);
+  });
+
+  it('does nothing when no job is stalled', async () => {
+    for (const job of await stalledJobs(new Date(Date.now() + 60_000), 1000)) await runCleanup(job.kind, job.id, { keepGoing: () => true });
+    await expect(sweeper()).resolves.toEqual({ stalled: 0, restarted: 0 });
+  });
+});
