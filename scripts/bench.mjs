@@ -5,7 +5,7 @@
 // handler (in process, with warm-up), measures the cold start of every bundle in fresh
 // processes, prints the tables and the target checks, and writes the JSON result.
 //
-// Options: --out <file>  --scales 1x,10x  --iterations 30  --warmup 50  --init-runs 5
+// Options: --out <file>  --scales 1x,10x  --iterations 30  --warmup 200  --init-runs 5
 //          --only <text> (endpoints whose route contains it)  --no-init (skip cold starts)
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -28,7 +28,7 @@ const require = createRequire(import.meta.url);
 const say = (msg) => process.stderr.write(`[bench] ${msg}\n`);
 
 function options(argv) {
-  const o = { scales: '1x,10x', iterations: 30, warmup: 50, 'init-runs': 5, init: true };
+  const o = { scales: '1x,10x', iterations: 30, warmup: 200, 'init-runs': 5, init: true };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--no-init') o.init = false;

@@ -15,8 +15,10 @@ export function scenarioContext(ds, { signToken, runTag }) {
   const claimed = new Set();
   const gonePosts = new Set();
   const goneComments = new Set();
-  // Blocks made by the block scenario: later scenarios must not pick a pair it separated.
+  // Blocks made by the block scenario: later scenarios must not pick a pair it separated,
+  // and the unblock scenario may undo them (oldest first) once the data set's are used up.
   const newBlocks = new Set();
+  const madeBlocks = [];
   const ctx = {
     ds,
     runTag,
@@ -32,7 +34,8 @@ export function scenarioContext(ds, { signToken, runTag }) {
     gonePosts,
     goneComments,
     blockedEitherWay: (a, b) => ds.blockedEitherWay(a, b) || newBlocks.has(`${a}:${b}`) || newBlocks.has(`${b}:${a}`),
-    noteBlock: (a, b) => newBlocks.add(`${a}:${b}`),
+    noteBlock: (a, b) => { newBlocks.add(`${a}:${b}`); madeBlocks.push([a, b]); },
+    madeBlocks,
     /** A caller for call k that is neither blocked by nor blocking any of `others`. */
     viewer(k, salt, ...others) {
       for (let t = 0; ; t++) {
@@ -187,8 +190,13 @@ export const scenarios = [
   {
     route: 'POST /users/unblock/{identifier}', kind: 'write',
     request: async (ctx, k) => {
-      const c = ctx.first(ctx.N, (j) => mod(k * 7 + 8 + j, ctx.N), () => true, (x) => `unblock:${x}`);
-      return { ...(await bearer(ctx, c)), params: { identifier: ctx.user(c + ctx.ds.blockOffset).username } };
+      // The data set's blocks (one per user), then those the block scenario made, oldest first.
+      const pairOf = (j) => {
+        if (j < ctx.N) { const c = mod(k * 7 + 8 + j, ctx.N); return [c, mod(c + ctx.ds.blockOffset, ctx.N)]; }
+        return ctx.madeBlocks[j - ctx.N];
+      };
+      const [c, t] = ctx.first(ctx.N + ctx.madeBlocks.length, pairOf, () => true, ([a, b]) => `unblock:${a}:${b}`);
+      return { ...(await bearer(ctx, c)), params: { identifier: ctx.user(t).username } };
     },
   },
 

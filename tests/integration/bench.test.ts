@@ -112,6 +112,23 @@ describe('benchmark scenarios over many calls', () => {
     expect(ctx.blockedEitherWay(blocked, blocker)).toBe(true);
     for (let k = 0; k < 3 * ds.N; k++) expect(ctx.viewer(k, 0, blocked)).not.toBe(blocker);
   });
+
+  it('unblocks the data set\'s blocks, then those the run made, each pair once', async () => {
+    const ctx = scenarioContext(ds, { signToken: async (id: string) => `token-of:${id}`, runTag: 't' });
+    const find = (route: string) => scenarios.find((s: { route: string }) => s.route === route);
+    const index = (pred: (u: { id: string; username: string }) => boolean) => ds.users.findIndex(pred);
+    const made = 5;
+    for (let k = 0; k < made; k++) await find('POST /users/block/{identifier}').request(ctx, k);
+    const pairs = new Set<string>();
+    for (let k = 0; k < ds.N + made; k++) {
+      const req = await find('POST /users/unblock/{identifier}').request(ctx, k);
+      const [a, b] = [index((u) => req.token === `token-of:${u.id}`), index((u) => u.username === req.params.identifier)];
+      expect(ds.blocks(a, b) || ctx.madeBlocks.some(([x, y]: number[]) => x === a && y === b)).toBe(true);
+      pairs.add(`${a}:${b}`);
+    }
+    expect(pairs.size).toBe(ds.N + made);
+    await expect(find('POST /users/unblock/{identifier}').request(ctx, 0)).rejects.toThrow('no fresh target left');
+  });
 });
 
 describe('benchmark bundles', () => {
