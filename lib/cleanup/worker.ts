@@ -71,6 +71,8 @@ class Drainer {
   }
 }
 
+const keyValues = (k: { GSI1PK: string; GSI1SK: string }) => ({ ':pk': k.GSI1PK, ':sk': k.GSI1SK });
+
 /**
  * Marks the job as taken up now (its GSI1 position, which the sweeper reads); false when
  * there is no such job any more (finished by an earlier run).
@@ -82,8 +84,9 @@ async function touchJob(kind: CleanupKind, id: string): Promise<boolean> {
       TableName: TABLE,
       Key: keys.cleanupJob(kind, id),
       ConditionExpression: 'attribute_exists(PK)',
-      UpdateExpression: 'SET GSI1SK = :sk, touchedAt = :now',
-      ExpressionAttributeValues: { ':sk': keys.cleanupJobIndex(kind, id, now).GSI1SK, ':now': now },
+      // Both index keys: a job written before the index existed joins it at its first run.
+      UpdateExpression: 'SET GSI1PK = :pk, GSI1SK = :sk, touchedAt = :now',
+      ExpressionAttributeValues: { ...keyValues(keys.cleanupJobIndex(kind, id, now)), ':now': now },
     }));
     return true;
   } catch (err) {

@@ -82,11 +82,12 @@ async function accountFirst(request: MiddyRequest): Promise<unknown> {
 export function errorEnvelope(): Middleware {
   return {
     onError: async (request) => {
-      const err = toApiError(await accountFirst(request));
-      if (err.status >= 500) {
+      // A failure is logged even when the answer becomes a deleted account's 401.
+      if (toApiError(request.error).status >= 500) {
         const e = request.error as Error | undefined;
         logger.error('request_failed', { route: request.event.routeKey, error: e?.name, message: e?.message, stack: e?.stack });
       }
+      const err = toApiError(await accountFirst(request));
       try {
         await recordFailure(request, err);
       } catch (logErr) {

@@ -116,4 +116,9 @@ it('packages the prod stage offline into a template with all of it', () => {
   expect(rules.map(([, r]) => r.Properties.ScheduleExpression)).toEqual(['rate(15 minutes)']);
   const sweeperId = lambdas.find(([, fn]) => fn.Properties.FunctionName === 'aperture-prod-cleanupSweeper')![0];
   expect(rules[0]![1].Properties.Targets[0].Arn).toEqual({ 'Fn::GetAtt': [sweeperId, 'Arn'] });
+  // A failed sweep is not retried by Lambda: the next one comes in 15 minutes anyway, and one
+  // failure stays one data point of its Errors metric.
+  const invokeConfigs = ofType('AWS::Lambda::EventInvokeConfig');
+  expect(invokeConfigs.map(([, c]) => c.Properties.FunctionName)).toEqual([{ Ref: sweeperId }]);
+  expect(invokeConfigs[0]![1].Properties.MaximumRetryAttempts).toBe(0);
 });

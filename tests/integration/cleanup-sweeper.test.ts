@@ -9,7 +9,7 @@ import { makePost, users } from '../support/posts';
 import { handler as del } from '../../functions/posts/delete';
 import { handler as sweeper } from '../../functions/cleanup/sweeper';
 import { runCleanup } from '../../lib/cleanup/worker';
-import { STALLED_AFTER_MS, stalledJobs } from '../../lib/cleanup/sweeper';
+import { markRestarted, STALLED_AFTER_MS, stalledJobs } from '../../lib/cleanup/sweeper';
 import { db, TABLE } from '../../lib/db/client';
 import { keys } from '../../lib/keys';
 
@@ -40,7 +40,7 @@ describe('cleanup sweeper', () => {
     expect(ids(await stalledJobs(new Date(Date.now() - STALLED_AFTER_MS)))).not.toContain(postId);
     const touchedBefore = new Date(Date.now() + 1);
     await new Promise((r) => setTimeout(r, 5));
-    expect(await stalledJobs(touchedBefore)).toContainEqual({ kind: 'post', id: postId, touchedAt: job!.createdAt });
+    expect(await stalledJobs(touchedBefore)).toContainEqual({ kind: 'post', id: postId, touchedAt: job!.createdAt, restarts: 0, sortKey: job!.GSI1SK });
 
     // A worker that stops at once has still taken the job up: it is no longer stalled as of then.
     expect(await runCleanup('post', postId, { keepGoing: () => false })).toEqual({ done: false, deleted: 0 });
@@ -60,13 +60,45 @@ describe('cleanup sweeper', () => {
     await age(older, 2 * STALLED_AFTER_MS);
     await age(newer, STALLED_AFTER_MS + 60_000);
     const stalled = ids(await stalledJobs(new Date(Date.now() - STALLED_AFTER_MS)));
-    expect(stalled.indexOf(older)).toBeLessThan(stalled.indexOf(newer));
-    expect(stalled).toContain(newer);
-    expect(stalled).not.toContain(fresh);
-    expect(ids(await stalledJobs(new Date(Date.now() - STALLED_AFTER_MS), 1))).toEqual([stalled[0]]);
+    // The first test finished its job: in this table only these three exist.
+    expect(stalled).toEqual([older, newer]);
+    expect(ids(await stalledJobs(new Date(Date.now() - STALLED_AFTER_MS), 1))).toEqual([older]);
+    expect(fresh).toBeDefined();
     // The test stage has no Lambda endpoint to start the worker on: every restart is refused,
     // and the run fails so that the function's error metric shows it (docs/OPERATIONS.md).
     await expect(sweeper()).rejects.toThrow(`Could not restart ${stalled.length} of ${stalled.length} stalled cleanup jobs`);
+  });
+
+  it('moves a restarted job to the end of the queue and counts it, unless a worker touched it first', async () => {
+    const [restarted, raced] = [await deletedPost(), await deletedPost()];
+    await age(restarted, 2 * STALLED_AFTER_MS);
+    await age(raced, 2 * STALLED_AFTER_MS);
+    const cutoff = new Date(Date.now() - STALLED_AFTER_MS);
+    const read = await stalledJobs(cutoff, 1000);
+    const job = (id: string) => read.find((j) => j.id === id)!;
+    expect(job(restarted).restarts).toBe(0);
+
+    await markRestarted(job(restarted));
+    // A worker takes `raced` up between the sweeper's read and its mark: the mark must not
+    // undo the worker's stamp (nor count a restart that a worker had already answered).
+    expect(await runCleanup('post', raced, { keepGoing: () => false })).toEqual({ done: false, deleted: 0 });
+    const stamped = (await getItem(keys.cleanupJob('post', raced)))!.GSI1SK;
+    await markRestarted(job(raced));
+
+    expect(ids(await stalledJobs(cutoff, 1000))).not.toContain(restarted);
+    expect(ids(await stalledJobs(cutoff, 1000))).not.toContain(raced);
+    expect(await getItem(keys.cleanupJob('post', restarted))).toMatchObject({ restarts: 1 });
+    const racedItem = (await getItem(keys.cleanupJob('post', raced)))!;
+    expect(racedItem.GSI1SK).toBe(stamped);
+    expect(racedItem.restarts).toBeUndefined();
+    // Its next stall shows the count.
+    await age(restarted, 2 * STALLED_AFTER_MS);
+    expect((await stalledJobs(cutoff, 1000)).find((j) => j.id === restarted)).toMatchObject({ restarts: 1 });
+    // A mark for a job that has finished creates nothing.
+    await runCleanup('post', restarted, { keepGoing: () => true });
+    await markRestarted(job(restarted));
+    expect(await getItem(keys.cleanupJob('post', restarted))).toBeUndefined();
+    for (const id of [raced]) await runCleanup('post', id, { keepGoing: () => true });
   });
 
   it('does nothing when no job is stalled', async () => {

@@ -1,0 +1,47 @@
+// The last middleware of the stack (lib/http/errors.ts) on a route of its own whose handler
+// fails: a 5xx is logged with its stack whoever asked, and a deleted account's token is
+// answered 401 even then (without hiding the failure from the logs).
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
+import { http } from '../../lib/http';
+import { call } from '../support/invoke';
+import { makeUser } from '../support/factories';
+import { db, TABLE } from '../../lib/db/client';
+import { keys } from '../../lib/keys';
+
+const failing = http({ summary: 'fails' }, async () => {
+  throw new Error('the failure under test');
+});
+
+async function callLogged(token: string) {
+  const lines: string[] = [];
+  const spy = jest.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    lines.push(String(chunk));
+    return true;
+  });
+  try {
+    const res = await call(failing, 'GET /failing', { token });
+    return { res, logged: lines.map((l) => JSON.parse(l)).filter((l) => l.event === 'request_failed') };
+  } finally {
+    spy.mockRestore();
+  }
+}
+
+describe('error envelope', () => {
+  it('answers an unexpected failure 500 INTERNAL_ERROR without details, and logs it with its stack', async () => {
+    const u = await makeUser();
+    const { res, logged } = await callLogged(u.token);
+    expect(res.status).toBe(500);
+    expect(res.body).toEqual({ success: false, message: expect.any(String), code: 'INTERNAL_ERROR' });
+    expect(res.text).not.toContain('the failure under test');
+    expect(logged).toEqual([expect.objectContaining({ level: 'ERROR', message: 'the failure under test', stack: expect.stringContaining('Error') })]);
+  });
+
+  it('answers a deleted account 401 even when the handler failed, and still logs the failure', async () => {
+    const u = await makeUser();
+    await db.send(new DeleteCommand({ TableName: TABLE, Key: keys.user(u.id) }));
+    const { res, logged } = await callLogged(u.token);
+    expect(res.status).toBe(401);
+    expect(res.body).toMatchObject({ success: false, code: 'UNAUTHORIZED' });
+    expect(logged).toEqual([expect.objectContaining({ level: 'ERROR', message: 'the failure under test' })]);
+  });
+});
