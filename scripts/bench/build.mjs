@@ -3,7 +3,12 @@
 // GetItem with the document client) and the lib bundle the loader uses.
 import { build } from 'esbuild';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
+
+/** serverless.yml custom.esbuild.plugins (the OpenAPI document embedded gzipped). */
+export const PLUGINS_FILE = './resources/esbuild-plugins.js';
+const pluginsOf = (root) => createRequire(join(root, 'package.json'))(PLUGINS_FILE);
 
 /** serverless.yml custom.esbuild, as esbuild options (checked against the file by checkEsbuildSettings). */
 export const ESBUILD = {
@@ -21,7 +26,7 @@ export function checkEsbuildSettings(root) {
   const yml = readFileSync(join(root, 'serverless.yml'), 'utf8');
   const block = /\n  esbuild:\n((?:    .*\n)+)/.exec(yml)?.[1] ?? '';
   const problems = [];
-  for (const [k, v] of Object.entries(ESBUILD)) {
+  for (const [k, v] of Object.entries({ ...ESBUILD, plugins: PLUGINS_FILE })) {
     const m = new RegExp(`^    ${k}: (.*)$`, 'm').exec(block);
     const want = Array.isArray(v) ? `[${v.join(', ')}]` : String(v);
     if (!m || m[1].trim() !== want) problems.push(`${k}: serverless.yml has ${m?.[1]?.trim() ?? 'nothing'}, bench uses ${want}`);
@@ -67,7 +72,7 @@ export function partOf(input) {
 
 /** Builds one entry; `parts` is its bytes by partOf, from esbuild's metafile. */
 export async function bundle(root, entry, outfile) {
-  const res = await build({ ...ESBUILD, absWorkingDir: root, entryPoints: [join(root, entry)], outfile, logLevel: 'error', metafile: true });
+  const res = await build({ ...ESBUILD, plugins: pluginsOf(root), absWorkingDir: root, entryPoints: [join(root, entry)], outfile, logLevel: 'error', metafile: true });
   const parts = {};
   for (const out of Object.values(res.metafile.outputs)) {
     for (const [input, { bytesInOutput }] of Object.entries(out.inputs)) parts[partOf(input)] = (parts[partOf(input)] ?? 0) + bytesInOutput;

@@ -18,7 +18,7 @@ const { SCALES, buildDataset } = require('../../scripts/bench/dataset.mjs');
 const { loadDataset, loaderClient } = require('../../scripts/bench/loader.mjs');
 const { runScenario, depths } = require('../../scripts/bench/measure.mjs');
 const { scenarioContext, scenarios } = require('../../scripts/bench/scenarios.mjs');
-const { bundle, discoverFunctions } = require('../../scripts/bench/build.mjs');
+const { bundle, checkEsbuildSettings, discoverFunctions } = require('../../scripts/bench/build.mjs');
 const lib = require('../../scripts/bench/lib-entry');
 
 const endpoint = process.env.DYNAMODB_ENDPOINT!;
@@ -142,5 +142,14 @@ describe('benchmark bundles', () => {
     // What esbuild attributes to inputs is nearly the whole file (the rest is its own glue).
     expect(sum(fn.parts)).toBeLessThanOrEqual(fn.bytes);
     expect(sum(fn.parts)).toBeGreaterThan(0.95 * fn.bytes);
+  });
+
+  it('builds with the esbuild plugins of serverless.yml, as deployment does (the OpenAPI document gzipped)', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'aperture-bundle-'));
+    const docs = await bundle(root, 'functions/docs/openapi.ts', resolve(out, 'openapi.js'));
+    const raw = readFileSync(resolve(root, 'docs/openapi.json'), 'utf8');
+    // Embedded as is, the document alone would be larger than all our code with it gzipped.
+    expect(docs.parts.app).toBeLessThan(JSON.stringify(JSON.parse(raw)).length);
+    expect(checkEsbuildSettings(root)).toEqual([]);
   });
 });
