@@ -5,7 +5,7 @@
 // handler (in process, with warm-up), measures the cold start of every bundle in fresh
 // processes, prints the tables and the target checks, and writes the JSON result.
 //
-// Options: --out <file>  --scales 1x,10x  --iterations 30  --warmup 200  --init-runs 5
+// Options: --out <file>  --markdown <file>  --scales 1x,10x  --iterations 30  --warmup 200  --init-runs 5
 //          --only <text> (endpoints whose route contains it)  --no-init (skip cold starts)
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -21,7 +21,7 @@ import { SCALES, buildDataset } from './bench/dataset.mjs';
 import { loadDataset } from './bench/loader.mjs';
 import { apiEvent, median, runScenario } from './bench/measure.mjs';
 import { scenarioContext, scenarioKey, scenarios } from './bench/scenarios.mjs';
-import { bundleTable, checks, endpointTable } from './bench/report.mjs';
+import { bundleTable, checks, endpointTable, markdownTables } from './bench/report.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const require = createRequire(import.meta.url);
@@ -171,6 +171,12 @@ try {
     mkdirSync(dirname(out), { recursive: true });
     writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
     say(`wrote ${out}`);
+  }
+  if (opts.markdown) {
+    const md = resolve(process.cwd(), opts.markdown);
+    mkdirSync(dirname(md), { recursive: true });
+    writeFileSync(md, markdownTables(result));
+    say(`wrote ${md}`);
   }
   say(`done in ${result.meta.seconds} s`);
 } finally {

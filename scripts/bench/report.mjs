@@ -127,3 +127,28 @@ export function checks(result, scenarios) {
   }
   return out.join('\n');
 }
+
+/**
+ * The endpoint and bundle tables in Markdown, as docs/PERFORMANCE.md shows them
+ * (`--markdown <file>`), so that the page is pasted from a run, never retyped.
+ */
+export function markdownTables(result) {
+  const num = (n) => (n === undefined ? '-' : Number.isInteger(n) ? String(n) : (Math.round(n * 10) / 10).toFixed(1));
+  const out = ['| endpoint | scale | p50 ms | p95 ms | bare p50 ms | requests | round trips | RCU | WCU |', '|---|---|---|---|---|---|---|---|---|'];
+  for (const key of Object.keys(result.scales[0]?.endpoints ?? {})) {
+    result.scales.forEach((scale, i) => {
+      const e = scale.endpoints[key];
+      const name = i === 0 ? `\`${key}\`` : '';
+      if (!e || e.status !== 'ok') out.push(`| ${name} | ${scale.name} | ${e?.status ?? 'missing'} | | | | | | |`);
+      else out.push(`| ${name} | ${scale.name} | ${num(e.p50Ms)} | ${num(e.p95Ms)} | ${num(e.bareP50Ms)} | ${e.dbCalls} | ${e.dbRoundTrips} | ${num(e.rcu)} | ${num(e.wcu)} |`);
+    });
+  }
+  const b = result.baseline;
+  if (b?.initMs !== undefined) {
+    out.push('', `| bundle | bytes | × baseline | initMs | × baseline | require ms | first request ms | ${PARTS.map((p) => `${p === 'app' ? 'our code' : p} KB`).join(' | ')} |`, `|---|---|---|---|---|---|---|${PARTS.map(() => '---|').join('')}`);
+    const row = (name, x) => `| ${name} | ${x.bytes.toLocaleString('en-US')} | ${(x.bytes / b.bytes).toFixed(2)} | ${num(x.initMs)} | ${(x.initMs / b.initMs).toFixed(2)} | ${num(x.requireMs)} | ${num(x.firstMs)} | ${PARTS.map((p) => kb(x.parts?.[p])).join(' | ')} |`;
+    out.push(row('baseline (one GetItem)', b));
+    for (const [name, x] of Object.entries(result.bundles)) out.push(row(`\`${name}\``, x));
+  }
+  return `${out.join('\n')}\n`;
+}

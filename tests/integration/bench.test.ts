@@ -17,6 +17,7 @@ process.env.APERTURE_DB_METRICS = '1';
 const { SCALES, buildDataset } = require('../../scripts/bench/dataset.mjs');
 const { loadDataset, loaderClient } = require('../../scripts/bench/loader.mjs');
 const { runScenario, depths } = require('../../scripts/bench/measure.mjs');
+const { markdownTables } = require('../../scripts/bench/report.mjs');
 const { scenarioContext, scenarios } = require('../../scripts/bench/scenarios.mjs');
 const { bundle, checkEsbuildSettings, discoverFunctions } = require('../../scripts/bench/build.mjs');
 const lib = require('../../scripts/bench/lib-entry');
@@ -151,5 +152,19 @@ describe('benchmark bundles', () => {
     // Embedded as is, the document alone would be larger than all our code with it gzipped.
     expect(docs.parts.app).toBeLessThan(JSON.stringify(JSON.parse(raw)).length);
     expect(checkEsbuildSettings(root)).toEqual([]);
+  });
+});
+
+describe('benchmark report', () => {
+  it('writes the Markdown tables of docs/PERFORMANCE.md from a result', () => {
+    const e = { status: 'ok', p50Ms: 5.25, p95Ms: 9, bareP50Ms: 4.5, dbCalls: 7, dbRoundTrips: 2, rcu: 7.5, wcu: 0 };
+    const md = markdownTables({
+      scales: [{ name: '1x', endpoints: { 'GET /posts/{post_id}': e } }, { name: '10x', endpoints: { 'GET /posts/{post_id}': { status: 'error' } } }],
+      baseline: { bytes: 1000, initMs: 50, requireMs: 30, firstMs: 20, parts: { app: 512 } },
+      bundles: { postsGet: { bytes: 1200, initMs: 60, requireMs: 33, firstMs: 27, parts: { zod: 2048, jose: 1024, middy: 512, app: 1536 } } },
+    });
+    expect(md).toContain('| `GET /posts/{post_id}` | 1x | 5.3 | 9 | 4.5 | 7 | 2 | 7.5 | 0 |');
+    expect(md).toContain('|  | 10x | error |');
+    expect(md).toContain('| `postsGet` | 1,200 | 1.20 | 60 | 1.20 | 33 | 27 | 2.0 | 1.0 | 0.5 | 1.5 |');
   });
 });
