@@ -1,6 +1,5 @@
 import * as z from 'zod/mini';
 import { http } from '../../lib/http';
-import { callerFirst } from '../../lib/http/auth';
 import { id } from '../../lib/fields';
 import { Forbidden } from '../../lib/errors';
 import { visiblePost } from '../../lib/posts/access';
@@ -10,7 +9,7 @@ import { triggerCleanup } from '../../lib/cleanup/trigger';
 export const params = z.strictObject({ post_id: id() });
 
 export const handler = http({ params, summary: 'Delete a post (author only)' }, async ({ params, caller, trace }) => {
-  const { post } = await callerFirst(caller, visiblePost(params.post_id, caller.userId));
+  const [, { post }] = await Promise.all([caller.user(), visiblePost(params.post_id, caller.userId)]);
   if (post.author !== caller.userId) throw new Forbidden('Only the author can delete a post.');
   await deletePost(post, trace, { params });
   // Likes, comments and bookmarks are already unreachable; the worker removes them physically.

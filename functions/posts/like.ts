@@ -1,6 +1,5 @@
 import * as z from 'zod/mini';
 import { http } from '../../lib/http';
-import { callerFirst } from '../../lib/http/auth';
 import { id } from '../../lib/fields';
 import { visiblePost } from '../../lib/posts/access';
 import { likePost } from '../../lib/posts/edges';
@@ -9,7 +8,7 @@ import { getPost } from '../../lib/posts/model';
 export const params = z.strictObject({ post_id: id() });
 
 export const handler = http({ params, summary: 'Like a post' }, async ({ params, caller, trace }) => {
-  const { post } = await callerFirst(caller, visiblePost(params.post_id, caller.userId));
+  const [, { post }] = await Promise.all([caller.user(), visiblePost(params.post_id, caller.userId)]);
   await likePost({ post, callerId: caller.userId, trace, payload: { params } });
   // Read back: racing likes of others make any count computed here stale.
   const now = await getPost(post.id);

@@ -1,6 +1,5 @@
 import * as z from 'zod/mini';
 import { http } from '../../lib/http';
-import { callerFirst } from '../../lib/http/auth';
 import { id } from '../../lib/fields';
 import { visiblePost } from '../../lib/posts/access';
 import { unbookmarkPost } from '../../lib/posts/edges';
@@ -8,7 +7,7 @@ import { unbookmarkPost } from '../../lib/posts/edges';
 export const params = z.strictObject({ post_id: id() });
 
 export const handler = http({ params, summary: 'Remove a bookmark' }, async ({ params, caller, trace }) => {
-  const { post } = await callerFirst(caller, visiblePost(params.post_id, caller.userId));
+  const [, { post }] = await Promise.all([caller.user(), visiblePost(params.post_id, caller.userId)]);
   await unbookmarkPost({ post, callerId: caller.userId, trace, payload: { params } });
   return { body: { message: 'Bookmark removed successfully', isBookmarked: false } };
 });

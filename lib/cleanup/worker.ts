@@ -71,14 +71,13 @@ class Drainer {
   }
 }
 
-const keyValues = (k: { GSI1PK: string; GSI1SK: string }) => ({ ':pk': k.GSI1PK, ':sk': k.GSI1SK });
-
 /**
  * Marks the job as taken up now (its GSI1 position, which the sweeper reads); false when
  * there is no such job any more (finished by an earlier run).
  */
 async function touchJob(kind: CleanupKind, id: string): Promise<boolean> {
   const now = new Date().toISOString();
+  const index = keys.cleanupJobIndex(kind, id, now);
   try {
     await db.send(new UpdateCommand({
       TableName: TABLE,
@@ -86,7 +85,7 @@ async function touchJob(kind: CleanupKind, id: string): Promise<boolean> {
       ConditionExpression: 'attribute_exists(PK)',
       // Both index keys: a job written before the index existed joins it at its first run.
       UpdateExpression: 'SET GSI1PK = :pk, GSI1SK = :sk, touchedAt = :now',
-      ExpressionAttributeValues: { ...keyValues(keys.cleanupJobIndex(kind, id, now)), ':now': now },
+      ExpressionAttributeValues: { ':pk': index.GSI1PK, ':sk': index.GSI1SK, ':now': now },
     }));
     return true;
   } catch (err) {

@@ -28,17 +28,6 @@ export async function authenticate(authorization: string | undefined): Promise<C
   };
 }
 
-/**
- * `read`, started beside the caller's own lookup, but answered after it: a token of a deleted
- * account gets its 401 before anything the read would have said (404, 403). One round trip
- * instead of two for writes that must know the caller exists and read their target.
- */
-export async function callerFirst<T>(caller: Caller, read: Promise<T>): Promise<T> {
-  read.catch(() => undefined);
-  await caller.user();
-  return read;
-}
-
 export function authentication(required: boolean): Middleware {
   return {
     before: async (request) => {
