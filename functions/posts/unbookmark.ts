@@ -1,13 +1,14 @@
 import * as z from 'zod/mini';
 import { http } from '../../lib/http';
 import { id } from '../../lib/fields';
-import { visiblePost } from '../../lib/posts/access';
+import { existingPost } from '../../lib/posts/access';
 import { unbookmarkPost } from '../../lib/posts/edges';
 
 export const params = z.strictObject({ post_id: id() });
 
 export const handler = http({ params, summary: 'Remove a bookmark' }, async ({ params, caller, trace }) => {
-  const [, { post }] = await Promise.all([caller.user(), visiblePost(params.post_id, caller.userId)]);
+  // Blocks between the caller and the author are checked in the write's own transaction.
+  const [, post] = await Promise.all([caller.user(), existingPost(params.post_id)]);
   await unbookmarkPost({ post, callerId: caller.userId, trace, payload: { params } });
   return { body: { message: 'Bookmark removed successfully', isBookmarked: false } };
 });

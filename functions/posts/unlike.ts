@@ -1,14 +1,15 @@
 import * as z from 'zod/mini';
 import { http } from '../../lib/http';
 import { id } from '../../lib/fields';
-import { visiblePost } from '../../lib/posts/access';
+import { existingPost } from '../../lib/posts/access';
 import { unlikePost } from '../../lib/posts/edges';
 import { getPost } from '../../lib/posts/model';
 
 export const params = z.strictObject({ post_id: id() });
 
 export const handler = http({ params, summary: 'Remove a like' }, async ({ params, caller, trace }) => {
-  const [, { post }] = await Promise.all([caller.user(), visiblePost(params.post_id, caller.userId)]);
+  // Blocks between the caller and the author are checked in the write's own transaction.
+  const [, post] = await Promise.all([caller.user(), existingPost(params.post_id)]);
   await unlikePost({ post, callerId: caller.userId, trace, payload: { params } });
   // Read back: racing likes of others make any count computed here stale.
   const now = await getPost(post.id);

@@ -2,9 +2,10 @@ import * as z from 'zod/mini';
 import { http } from '../../lib/http';
 import { identifier } from '../../lib/fields';
 import { NotFound } from '../../lib/errors';
-import { EMBED_LIMIT, getUser, loadEdges, resolveUserId } from '../../lib/users/repo';
+import { EMBED_LIMIT, loadEdges, resolveUserId } from '../../lib/users/repo';
 import { counters, toBaseUser } from '../../lib/users/model';
-import { relations } from '../../lib/graph/relations';
+import { NO_RELATION } from '../../lib/graph/relations';
+import { userAndRelation } from '../../lib/graph/lookup';
 
 export const params = z.strictObject({ identifier: identifier() });
 
@@ -12,13 +13,12 @@ export const handler = http({ params }, async ({ params, caller }) => {
   const targetId = await resolveUserId(params.identifier);
   if (!targetId) throw new NotFound('user');
   const own = targetId === caller.userId;
-  const [user, edges, rel] = await Promise.all([
-    // The caller's own item is already in flight from authentication.
-    own ? caller.user() : getUser(targetId),
+  const [{ user, relation: r }, edges] = await Promise.all([
+    // The caller's own item is already in flight from authentication; someone else's comes
+    // with the caller's relation to them in one BatchGet.
+    own ? caller.user().then((u) => ({ user: u, relation: NO_RELATION })) : userAndRelation(caller.userId, targetId),
     loadEdges(targetId, own, EMBED_LIMIT.single, own ? { blocked: caller.blockLists().then((l) => l.blocked) } : {}),
-    relations(caller.userId, [targetId]),
   ]);
-  const r = rel.get(targetId)!;
   // To someone they blocked, a user does not exist.
   if (!user || r.blocksCaller) throw new NotFound('user');
   return {

@@ -64,7 +64,6 @@ export function auditable(item: CommentItem): Record<string, unknown> {
   return { id, text, author, post, parentComment, replyTo, createdAt };
 }
 
-export const isReply = (item: CommentItem) => !!item.parentComment;
 
 /** Authors whose block with the caller hides this comment: post, parent and own author. */
 export const chainAuthors = (item: CommentItem): string[] =>

@@ -83,9 +83,3 @@ export async function existing(edgeKeys: { PK: string; SK: string }[]): Promise<
   const found = await batchGet(edgeKeys, { projection: 'createdAt' });
   return edgeKeys.map((k) => found.has(itemKey(k)));
 }
-
-/** The stored createdAt of an edge, or undefined when it does not exist. */
-export async function edgeCreatedAt(key: { PK: string; SK: string }): Promise<string | undefined> {
-  const res = await db.send(new GetCommand({ TableName: TABLE, Key: key, ProjectionExpression: 'createdAt', ConsistentRead: true }));
-  return res.Item ? String(res.Item.createdAt) : undefined;
-}

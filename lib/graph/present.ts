@@ -8,7 +8,6 @@ import { keys } from '../keys';
 
 export interface Presented {
   users: Map<string, BaseUser>;
-  items: Map<string, UserItem>;
   /** Everything the BatchGet found, `also` included, by itemKey. */
   found: Map<string, unknown>;
 }
@@ -23,22 +22,21 @@ export interface PresentOptions {
   also?: Key[];
   /** The viewer's bookmark ids read ahead (loadEdges), used if the viewer is among the ids. */
   ownBookmarks?: Promise<string[]>;
+  /** User items the caller has already read: not read again. */
+  known?: Map<string, UserItem>;
 }
 
 export async function presentIds(ids: string[], viewerId: string, opts: PresentOptions = {}): Promise<Presented> {
   const unique = [...new Set(ids)];
   const limit = opts.limit ?? EMBED_LIMIT.list;
   const [found, edges] = await Promise.all([
-    batchGet([...unique.map((id) => keys.user(id)), ...(opts.also ?? [])]),
+    batchGet([...unique.filter((id) => !opts.known?.has(id)).map((id) => keys.user(id)), ...(opts.also ?? [])]),
     Promise.all(unique.map((id) => loadEdges(id, id === viewerId, limit, id === viewerId ? { bookmarks: opts.ownBookmarks } : {}))),
   ]);
   const users = new Map<string, BaseUser>();
-  const items = new Map<string, UserItem>();
   unique.forEach((id, i) => {
-    const item = found.get(itemKey(keys.user(id))) as UserItem | undefined;
-    if (!item) return;
-    items.set(id, item);
-    users.set(id, toBaseUser(item, edges[i]!, id === viewerId));
+    const item = opts.known?.get(id) ?? (found.get(itemKey(keys.user(id))) as UserItem | undefined);
+    if (item) users.set(id, toBaseUser(item, edges[i]!, id === viewerId));
   });
-  return { users, items, found };
+  return { users, found };
 }

@@ -9,6 +9,9 @@ export interface Relation {
   blocksCaller: boolean; // they blocked the caller
 }
 
+/** How anyone stands to themselves. */
+export const NO_RELATION: Relation = { isFollowing: false, isBlocked: false, blocksCaller: false };
+
 /** The edge keys that say how the caller stands to each of `userIds` (3 per other user). */
 export function relationKeys(callerId: string, userIds: string[]): Key[] {
   const others = [...new Set(userIds)].filter((id) => id !== callerId);
@@ -20,7 +23,7 @@ export function readRelations(callerId: string, userIds: string[], found: Map<st
   const out = new Map<string, Relation>();
   for (const id of userIds) {
     out.set(id, id === callerId
-      ? { isFollowing: false, isBlocked: false, blocksCaller: false }
+      ? NO_RELATION
       : {
         isFollowing: found.has(itemKey(keys.follow(callerId, id))),
         isBlocked: found.has(itemKey(keys.block(callerId, id))),

@@ -80,7 +80,8 @@ export async function suggest(callerId: string, limit: number): Promise<Suggesti
       || a.localeCompare(b))
     .slice(0, limit);
 
-  const { users } = await presentIds([...chosen, ...chosen.flatMap((c) => [...mutual(c), ...by(c)])], callerId);
+  // The chosen candidates' items were read above; only the users they show are read here.
+  const { users } = await presentIds([...chosen, ...chosen.flatMap((c) => [...mutual(c), ...by(c)])], callerId, { known: items });
   const objects = (ids: string[]) => ids.flatMap((id) => (users.has(id) ? [users.get(id)!] : []));
   return chosen
     .filter((c) => users.has(c))
