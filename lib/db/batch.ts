@@ -14,6 +14,14 @@ function chunks<T>(items: T[], size: number): T[][] {
   return out;
 }
 
+/** Unprocessed keys or items are retried this many times, then the request fails (a 500, not a timeout). */
+export const BATCH_ATTEMPTS = 10;
+
+async function backOff(attempt: number): Promise<void> {
+  if (attempt >= BATCH_ATTEMPTS) throw new Error(`DynamoDB left items unprocessed after ${BATCH_ATTEMPTS} attempts`);
+  if (attempt) await sleep(Math.min(1000, 20 * 2 ** attempt));
+}
+
 /** Items by key, in a Map keyed by `PK\0SK`; missing items are simply absent. */
 export async function batchGet<T = Record<string, unknown>>(
   keys: Key[],
@@ -24,7 +32,7 @@ export async function batchGet<T = Record<string, unknown>>(
   await Promise.all(chunks(unique, 100).map(async (chunk) => {
     let pending: Key[] = chunk;
     for (let attempt = 0; pending.length; attempt++) {
-      if (attempt) await sleep(Math.min(1000, 20 * 2 ** attempt));
+      await backOff(attempt);
       const res = await db.send(new BatchGetCommand({
         RequestItems: {
           [TABLE]: {
@@ -51,7 +59,7 @@ export async function batchWrite(requests: WriteRequest[]): Promise<void> {
   for (const chunk of chunks(requests, 25)) {
     let pending = chunk;
     for (let attempt = 0; pending.length; attempt++) {
-      if (attempt) await sleep(Math.min(1000, 20 * 2 ** attempt));
+      await backOff(attempt);
       const res = await db.send(new BatchWriteCommand({ RequestItems: { [TABLE]: pending } }));
       pending = (res.UnprocessedItems?.[TABLE] ?? []) as WriteRequest[];
     }

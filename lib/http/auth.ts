@@ -7,6 +7,7 @@ import { getUser } from '../users/repo';
 import { blockListsOf, hiddenIds, type BlockLists } from '../graph/hidden';
 import { Unauthorized } from '../errors';
 import type { UserItem } from '../users/model';
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { Caller } from './request';
 import { state, type Middleware } from './state';
 
@@ -28,16 +29,16 @@ export async function authenticate(authorization: string | undefined): Promise<C
   };
 }
 
-export function authentication(required: boolean): Middleware {
+/** `readsHidden`: whether this request's answer will be scrubbed of hidden ids (lib/http/index.ts). */
+export function authentication(required: boolean, readsHidden: (event: APIGatewayProxyEventV2) => boolean): Middleware {
   return {
     before: async (request) => {
       if (!required) return;
       const caller = await authenticate(request.event.headers?.authorization);
       // Start the lookup now; whoever needs it first awaits the same promise.
       caller.user().catch(() => undefined);
-      // Reads embed user ids that may have to be hidden from the caller (lib/graph/hidden.ts):
-      // the block lists are read beside everything else, never after.
-      if (request.event.requestContext?.http?.method === 'GET') caller.hidden().catch(() => undefined);
+      // The block lists are read beside everything else, never after.
+      if (readsHidden(request.event)) caller.hidden().catch(() => undefined);
       state(request).caller = caller;
     },
     after: async (request) => {

@@ -27,6 +27,10 @@ export interface RouteSpec<P extends z.ZodMiniType, Q extends z.ZodMiniType, B e
   idempotent?: boolean;
   /** One line for the OpenAPI document. */
   summary?: string;
+  /** False for answers that embed no user ids (trace records): the caller's block lists are not read. */
+  scrubHidden?: boolean;
+  /** The $default route: whatever the request carries, the answer is its 404 (no body parsing, no validation). */
+  catchAll?: boolean;
 }
 
 /**
@@ -63,6 +67,8 @@ export function http<P extends z.ZodMiniType, Q extends z.ZodMiniType, B extends
   fn: (req: ApiRequest<z.output<P>, z.output<Q>, z.output<B>>) => Promise<ApiReply>,
 ) {
   const needsAuth = spec.auth ?? true;
+  // Reads embed user ids that may have to be hidden from the caller (lib/graph/hidden.ts).
+  const scrubs = (event: APIGatewayProxyEventV2) => needsAuth && spec.scrubHidden !== false && event.requestContext?.http?.method === 'GET';
   const core = async (event: APIGatewayProxyEventV2, context: Context): Promise<APIGatewayProxyStructuredResultV2> => {
     const internal = state({ context });
     const req: ApiRequest<z.output<P>, z.output<Q>, z.output<B>> = {
@@ -76,16 +82,15 @@ export function http<P extends z.ZodMiniType, Q extends z.ZodMiniType, B extends
     };
     const reply = spec.idempotent ? await idempotency(req, () => fn(req)) : await fn(req);
     // Embedded ids of users on either side of a block with the caller never leave (contract section 6).
-    if (needsAuth && event.requestContext?.http?.method === 'GET') scrubHidden(reply.body, await req.caller.hidden());
+    if (scrubs(event)) scrubHidden(reply.body, await req.caller.hidden());
     return toResponse(reply);
   };
 
   const handler = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, Context>(core)
     .use(httpHeaderNormalizer())
     .use(traceContext())
-    .use(bodyParser())
-    .use(validation(spec))
-    .use(authentication(needsAuth))
+    .use(spec.catchAll ? [] : [bodyParser(), validation(spec)])
+    .use(authentication(needsAuth, scrubs))
     .use(errorEnvelope());
   // The schemas travel with the handler, so the OpenAPI document is made from them.
   return Object.assign(handler, { spec });

@@ -14,14 +14,15 @@ export const EMBED_LIMIT = { single: 100, list: 10 } as const;
 
 export async function getUser(userId: string): Promise<UserItem | undefined> {
   if (!isId(userId)) return undefined;
-  const res = await db.send(new GetCommand({ TableName: TABLE, Key: keys.user(userId.toUpperCase()) }));
+  // Strongly consistent: a token used right after registration must find its account.
+  const res = await db.send(new GetCommand({ TableName: TABLE, Key: keys.user(userId.toUpperCase()), ConsistentRead: true }));
   return res.Item as UserItem | undefined;
 }
 
 /** The user id an identifier names: an id as given, a username through its claim. */
 export async function resolveUserId(identifier: string): Promise<string | undefined> {
   if (isId(identifier)) return identifier.toUpperCase();
-  const res = await db.send(new GetCommand({ TableName: TABLE, Key: keys.username(identifier) }));
+  const res = await db.send(new GetCommand({ TableName: TABLE, Key: keys.username(identifier), ConsistentRead: true }));
   return res.Item?.userId as string | undefined;
 }
 

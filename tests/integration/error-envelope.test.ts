@@ -7,6 +7,7 @@ import { call } from '../support/invoke';
 import { makeUser } from '../support/factories';
 import { db, TABLE } from '../../lib/db/client';
 import { keys } from '../../lib/keys';
+import { handler as notFound } from '../../functions/docs/not-found';
 
 const failing = http({ summary: 'fails' }, async () => {
   throw new Error('the failure under test');
@@ -43,5 +44,20 @@ describe('error envelope', () => {
     expect(res.status).toBe(401);
     expect(res.body).toMatchObject({ success: false, code: 'UNAUTHORIZED' });
     expect(logged).toEqual([expect.objectContaining({ level: 'ERROR', message: 'the failure under test' })]);
+  });
+});
+
+describe('unknown routes ($default)', () => {
+  it('answer 404 NOT_FOUND whatever the method, query, content type or body', async () => {
+    const cases = [
+      { routeKey: 'GET /no/such/route', opts: { query: { whatever: '1' } } },
+      { routeKey: 'POST /posts/creat', opts: { body: { caption: 'a typo in the path' } } },
+      { routeKey: 'POST /typo', opts: { rawBody: 'not json at all', headers: { 'content-type': 'text/plain' } } },
+      { routeKey: 'PUT /typo', opts: { rawBody: '{"truncated":', headers: { 'content-type': 'application/json' } } },
+    ];
+    for (const { routeKey, opts } of cases) {
+      const res = await call(notFound, routeKey, opts);
+      expect({ routeKey, status: res.status, code: res.body.code }).toEqual({ routeKey, status: 404, code: 'NOT_FOUND' });
+    }
   });
 });

@@ -8,6 +8,7 @@ import { handler as login } from '../../functions/auth/login';
 import { handler as traceLogs } from '../../functions/logs/trace';
 import { signToken } from '../../lib/auth/tokens';
 import { keys } from '../../lib/keys';
+import { dynamo } from '../../lib/db/client';
 
 const read = (token: string, traceId: string) => call(traceLogs, 'GET /logs/trace/{traceId}', { token, params: { traceId } });
 
@@ -127,5 +128,35 @@ describe('log records', () => {
     const res = await read(u.token, 'bad id!');
     expect(res.status).toBe(400);
     expect(res.body.details[0].path).toBe('traceId');
+  });
+});
+
+describe('GET /logs/trace reads', () => {
+  // The partitions each Query of a call asked for, from the module-scope client.
+  let asked: string[] | undefined;
+  dynamo.middlewareStack.add((next) => async (args) => {
+    const input = args.input as { KeyConditionExpression?: string; ExpressionAttributeValues?: Record<string, unknown> };
+    if (asked && input.KeyConditionExpression) asked.push(String(Object.values(input.ExpressionAttributeValues ?? {})[0]));
+    return next(args);
+  }, { step: 'initialize', name: 'recordQueriedPartitions' });
+  const partitionsOf = async (fn: () => Promise<unknown>) => {
+    asked = [];
+    try {
+      await fn();
+      return asked;
+    } finally {
+      asked = undefined;
+    }
+  };
+
+  it('not the caller\'s block lists: trace records embed no user ids to hide', async () => {
+    const u = await makeUser();
+    const traceId = uniq('tr');
+    await call(edit, 'POST /users/profile/edit', { token: u.token, body: { bio: 'traced' }, headers: { 'x-trace-id': traceId } });
+    const onTrace = await partitionsOf(() => call(traceLogs, 'GET /logs/trace/{traceId}', { token: u.token, params: { traceId } }));
+    expect(onTrace).toEqual([keys.trace(traceId)]);
+    // Any other authenticated GET does read them (the recorder sees them).
+    const onMe = await partitionsOf(() => call(me, 'GET /users/me', { token: u.token }));
+    expect(onMe).toEqual(expect.arrayContaining([keys.blocksOf(u.id), keys.blockedByOf(u.id)]));
   });
 });
