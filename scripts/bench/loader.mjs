@@ -65,11 +65,14 @@ export function* itemsOf(ds, lib, passwordHash) {
   }
   for (let s = 0; s < FEED_SHARDS; s++) yield { ...keys.postCounterShard(s), type: 'COUNTER', count: shardCounts[s] };
 
+  // The authors a comment carries, as lib/comments/create.ts writes them: its block checks read them.
+  const authorOf = new Map(comments.map((c) => [c.id, userId(c.author)]));
   for (const c of comments) {
     const post = posts[c.post];
     const top = c.parent === null;
     yield {
       ...keys.comment(c.id), type: 'COMMENT', id: c.id, text: `Comment ${c.id} of the benchmark`, author: userId(c.author),
+      postAuthor: userId(post.author), ...(top ? {} : { parentAuthor: authorOf.get(c.parent) }),
       post: post.id, parentComment: c.parent, replyTo: c.parent, likesCount: c.likers.length, repliesCount: c.replies.length,
       createdAt: c.createdAt, updatedAt: c.createdAt,
       ...(c.replies.length ? { lastReplyAt: c.replies[c.replies.length - 1].createdAt } : {}),
