@@ -1,10 +1,8 @@
 // Post objects for a caller: the likers array (from like edges, newest first, capped) and
 // the caller's isLiked / isBookmarked for a whole page in one BatchGet.
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { db, TABLE } from '../db/client';
 import { batchGet, itemKey, type Key } from '../db/batch';
-import { INDEX, keys } from '../keys';
-import { EMBED_LIMIT } from '../users/repo';
+import { keys } from '../keys';
+import { EMBED_LIMIT, edgeIds } from '../users/repo';
 import { toPostView, type PostItem, type PostView } from './model';
 
 /**
@@ -15,18 +13,7 @@ import { toPostView, type PostItem, type PostView } from './model';
 export const LIKES_EMBED = EMBED_LIMIT;
 
 /** The newest likers of a post, at most `limit`. */
-export async function recentLikers(postId: string, limit: number): Promise<string[]> {
-  const res = await db.send(new QueryCommand({
-    TableName: TABLE,
-    IndexName: INDEX.GSI1,
-    KeyConditionExpression: 'GSI1PK = :pk',
-    ExpressionAttributeValues: { ':pk': keys.likesOf(postId) },
-    ProjectionExpression: 'GSI1SK',
-    ScanIndexForward: false,
-    Limit: limit,
-  }));
-  return (res.Items ?? []).map((i) => String(i.GSI1SK).split('#').pop()!);
-}
+export const recentLikers = (postId: string, limit: number): Promise<string[]> => edgeIds('GSI1', keys.likesOf(postId), limit);
 
 /** For each post id, whether the caller liked and bookmarked it: one BatchGet for the page. */
 export async function viewerFlags(callerId: string, postIds: string[]) {
@@ -42,7 +29,8 @@ export async function viewerFlags(callerId: string, postIds: string[]) {
 export async function presentPosts(items: PostItem[], callerId: string, likesLimit: number = LIKES_EMBED.list): Promise<PostView[]> {
   const ids = items.map((p) => p.id);
   const [likers, flags] = await Promise.all([
-    Promise.all(ids.map((id) => recentLikers(id, likesLimit))),
+    // likesCount moves in the like's own transaction: 0 means there is no like edge to read.
+    Promise.all(items.map((p) => (p.likesCount ? recentLikers(p.id, likesLimit) : Promise.resolve([])))),
     viewerFlags(callerId, ids),
   ]);
   return items.map((p, i) => toPostView(p, likers[i]!, flags.get(p.id)!));
