@@ -4,7 +4,8 @@
 //
 // Round trips (docs/ARCHITECTURE.md, "Posts and explore"):
 //   1. in parallel: caller's user item, the 8 post counter shards, the caller's following
-//      from both ends, blocks, blocked-by, the first read of the 8 feed shards;
+//      from both ends, the first read of the 8 feed shards (blocks and blocked-by are the
+//      caller's block lists that authentication reads on every GET);
 //   2. only past ~2 pages of follows: the middle of the following list (one Query page);
 //   3. in parallel: the excluded authors' user items (postsCount) and the page's
 //      presentation (likers, isLiked / isBookmarked), after the merge.
@@ -13,6 +14,7 @@ import { db, TABLE } from '../db/client';
 import { batchGet } from '../db/batch';
 import { INDEX, keys } from '../keys';
 import type { UserItem } from '../users/model';
+import { HIDDEN_LIMIT, type BlockLists } from '../graph/hidden';
 import { FeedReader } from './feed';
 import type { PostItem } from './model';
 
@@ -67,12 +69,18 @@ export async function allFollowing(callerId: string): Promise<Set<string>> {
   return ids;
 }
 
-/** Authors whose posts explore leaves out for this caller (the caller not included). */
-export async function excludedAuthors(callerId: string): Promise<Set<string>> {
+/**
+ * Authors whose posts explore leaves out for this caller (the caller not included). The
+ * block lists authentication already reads are used as they are, unless one was cut at
+ * HIDDEN_LIMIT: totalPosts must subtract every excluded author, so that list is read whole.
+ */
+export async function excludedAuthors(callerId: string, blockLists: Promise<BlockLists>): Promise<Set<string>> {
+  const whole = (ids: string[], index: 'GSI1' | 'GSI2', partition: string) =>
+    (ids.length < HIDDEN_LIMIT ? ids : allEdgeIds(index, partition));
   const [following, blocks, blockedBy] = await Promise.all([
     allFollowing(callerId),
-    allEdgeIds('GSI1', keys.blocksOf(callerId)),
-    allEdgeIds('GSI2', keys.blockedByOf(callerId)),
+    blockLists.then((l) => whole(l.blocked, 'GSI1', keys.blocksOf(callerId))),
+    blockLists.then((l) => whole(l.blockedBy, 'GSI2', keys.blockedByOf(callerId))),
   ]);
   const out = new Set([...following, ...blocks, ...blockedBy]);
   out.delete(callerId);
@@ -105,14 +113,14 @@ export async function postsOf(userIds: Iterable<string>): Promise<number> {
  * excluded authors' counter read.
  */
 export async function explore<T>(
-  caller: { userId: string; user(): Promise<UserItem> },
+  caller: { userId: string; user(): Promise<UserItem>; blockLists(): Promise<BlockLists> },
   page: number,
   limit: number,
   present: (posts: PostItem[]) => Promise<T[]>,
 ): Promise<{ posts: T[]; totalPosts: number }> {
   const need = page * limit;
   const feed = new FeedReader().start(need);
-  const [me, live, excluded] = await Promise.all([caller.user(), livePostCount(), excludedAuthors(caller.userId)]);
+  const [me, live, excluded] = await Promise.all([caller.user(), livePostCount(), excludedAuthors(caller.userId, caller.blockLists())]);
   const keep = (p: PostItem) => p.author !== caller.userId && !excluded.has(p.author);
   const [excludedPosts, posts] = await Promise.all([
     postsOf(excluded),
