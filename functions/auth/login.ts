@@ -19,7 +19,8 @@ export const loginBody = z.strictObject({
 
 export const handler = http({ auth: false, body: loginBody }, async ({ body, trace }) => {
   const claim = body.identifier.includes('@') ? keys.email(body.identifier) : keys.username(body.identifier);
-  const res = await db.send(new GetCommand({ TableName: TABLE, Key: claim }));
+  // Strongly consistent: logging in right after registering must find the new claim.
+  const res = await db.send(new GetCommand({ TableName: TABLE, Key: claim, ConsistentRead: true }));
   const userId = res.Item?.userId as string | undefined;
   // The edge lists of the answer are read while scrypt runs: they need only the id, and
   // waiting for the password check would put two more round trips on every login.
