@@ -1,20 +1,10 @@
 // Users who liked a post, newest first, in cursor pages (contract section 5, user lists).
-// The cursor is the opaque form of the last like's index sort key `<createdAt>#<userId>`.
+// The cursor is the user lists' opaque cursor (lib/graph/cursor.ts) of the last like's
+// index sort key `<createdAt>#<userId>`.
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from '../db/client';
 import { INDEX, keys } from '../keys';
-import { ValidationError } from '../errors';
-import { ID_PATTERN } from '../ids';
-
-const SORT_KEY = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z#[0-9A-Z]{26}$/;
-
-export const encodeCursor = (sk: string) => Buffer.from(sk, 'utf8').toString('base64url');
-
-export function decodeCursor(cursor: string): string {
-  const sk = /^[A-Za-z0-9_-]+$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString('utf8') : '';
-  if (!SORT_KEY.test(sk) || !ID_PATTERN.test(sk.slice(-26))) throw ValidationError.field('cursor', 'is not a cursor this list gave out');
-  return sk;
-}
+import { decodeCursor, encodeCursor } from '../graph/cursor';
 
 export interface LikerPage {
   /** Liker ids of this page, newest first. */

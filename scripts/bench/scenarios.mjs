@@ -300,6 +300,3 @@ export const scenarios = [
     },
   },
 ];
-
-/** The seed's read endpoints (target check a). */
-export const seedReads = () => scenarios.filter((s) => s.kind === 'read' && s.seed && !s.variant).map((s) => s.route);
