@@ -4,6 +4,10 @@
 // has its own ranges drained (its likes, its replies and theirs) and is deleted after
 // them, so an interrupted run leaves nothing unreachable: the next run finds the comment
 // again and resumes. The job item is deleted last; while it exists the job is unfinished.
+//
+// Children are found through GSI1/GSI2, which lag the table. Nothing new can hang on a
+// deleted record (every child write checks its parent inside its transaction), so the set
+// is fixed at the deletion; a run that starts INDEX_SETTLE_MS after it sees all of it.
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from '../db/client';
@@ -16,7 +20,17 @@ export interface DrainOptions {
   keepGoing: () => boolean;
   /** Items per Query page (1,000 small items stay well under the 1 MB page). */
   pageSize?: number;
+  /** How long after the deletion the indexes are trusted to hold every child (default INDEX_SETTLE_MS). */
+  settleMs?: number;
+  sleep?: (ms: number) => Promise<void>;
 }
+
+/**
+ * Index propagation is normally well under a second; this leaves a wide margin. A worker
+ * invoked right after a deletion waits out the rest of it before its first Query.
+ */
+export const INDEX_SETTLE_MS = 5_000;
+const pause = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 export interface DrainResult {
   done: boolean;
@@ -72,31 +86,39 @@ class Drainer {
 }
 
 /**
- * Marks the job as taken up now (its GSI1 position, which the sweeper reads); false when
- * there is no such job any more (finished by an earlier run).
+ * Marks the job as taken up now (its GSI1 position, which the sweeper reads) and returns
+ * when its record was deleted; undefined when there is no such job any more (finished by
+ * an earlier run).
  */
-async function touchJob(kind: CleanupKind, id: string): Promise<boolean> {
+async function touchJob(kind: CleanupKind, id: string): Promise<{ deletedAt: number } | undefined> {
   const now = new Date().toISOString();
   const index = keys.cleanupJobIndex(kind, id, now);
   try {
-    await db.send(new UpdateCommand({
+    const res = await db.send(new UpdateCommand({
       TableName: TABLE,
       Key: keys.cleanupJob(kind, id),
       ConditionExpression: 'attribute_exists(PK)',
       // Both index keys: a job written before the index existed joins it at its first run.
       UpdateExpression: 'SET GSI1PK = :pk, GSI1SK = :sk, touchedAt = :now',
       ExpressionAttributeValues: { ':pk': index.GSI1PK, ':sk': index.GSI1SK, ':now': now },
+      ReturnValues: 'ALL_NEW',
     }));
-    return true;
+    return { deletedAt: Date.parse(String(res.Attributes?.createdAt)) || 0 };
   } catch (err) {
-    if (err instanceof ConditionalCheckFailedException) return false;
+    if (err instanceof ConditionalCheckFailedException) return undefined;
     throw err;
   }
 }
 
 /** Runs a cleanup job until it is finished or keepGoing() says stop. Safe to run again, and concurrently. */
 export async function runCleanup(kind: CleanupKind, id: string, opts: DrainOptions): Promise<DrainResult> {
-  if (!(await touchJob(kind, id))) return { done: true, deleted: 0 };
+  const job = await touchJob(kind, id);
+  if (!job) return { done: true, deleted: 0 };
+  const wait = job.deletedAt + (opts.settleMs ?? INDEX_SETTLE_MS) - Date.now();
+  if (wait > 0) {
+    if (!opts.keepGoing()) return { done: false, deleted: 0 };
+    await (opts.sleep ?? pause)(wait);
+  }
   const drainer = new Drainer(opts);
   for (const range of rangesOf(kind, id)) {
     if (!(await drainer.drain(range))) return { done: false, deleted: drainer.deleted };

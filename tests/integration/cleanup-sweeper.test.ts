@@ -47,11 +47,11 @@ describe('cleanup sweeper', () => {
     expect(ids(await stalledJobs(touchedBefore))).not.toContain(postId);
     expect(Date.parse(String((await getItem(keys.cleanupJob('post', postId)))!.touchedAt))).toBeGreaterThanOrEqual(touchedBefore.getTime());
 
-    expect(await runCleanup('post', postId, { keepGoing: () => true })).toMatchObject({ done: true });
+    expect(await runCleanup('post', postId, { keepGoing: () => true, settleMs: 0 })).toMatchObject({ done: true });
     expect(await getItem(keys.cleanupJob('post', postId))).toBeUndefined();
     expect(ids(await stalledJobs(new Date(Date.now() + 60_000)))).not.toContain(postId);
     // A finished job stays finished: a late worker finds nothing and creates nothing.
-    expect(await runCleanup('post', postId, { keepGoing: () => true })).toEqual({ done: true, deleted: 0 });
+    expect(await runCleanup('post', postId, { keepGoing: () => true, settleMs: 0 })).toEqual({ done: true, deleted: 0 });
     expect(await getItem(keys.cleanupJob('post', postId))).toBeUndefined();
   });
 
@@ -95,14 +95,14 @@ describe('cleanup sweeper', () => {
     await age(restarted, 2 * STALLED_AFTER_MS);
     expect((await stalledJobs(cutoff, 1000)).find((j) => j.id === restarted)).toMatchObject({ restarts: 1 });
     // A mark for a job that has finished creates nothing.
-    await runCleanup('post', restarted, { keepGoing: () => true });
+    await runCleanup('post', restarted, { keepGoing: () => true, settleMs: 0 });
     await markRestarted(job(restarted));
     expect(await getItem(keys.cleanupJob('post', restarted))).toBeUndefined();
-    for (const id of [raced]) await runCleanup('post', id, { keepGoing: () => true });
+    for (const id of [raced]) await runCleanup('post', id, { keepGoing: () => true, settleMs: 0 });
   });
 
   it('does nothing when no job is stalled', async () => {
-    for (const job of await stalledJobs(new Date(Date.now() + 60_000), 1000)) await runCleanup(job.kind, job.id, { keepGoing: () => true });
+    for (const job of await stalledJobs(new Date(Date.now() + 60_000), 1000)) await runCleanup(job.kind, job.id, { keepGoing: () => true, settleMs: 0 });
     await expect(sweeper()).resolves.toEqual({ stalled: 0, restarted: 0 });
   });
 });

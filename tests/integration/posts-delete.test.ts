@@ -2,7 +2,7 @@ import { call, lambdaContext } from '../support/invoke';
 import { makeUser } from '../support/factories';
 import { getItem, queryAll } from '../support/db';
 import { makePost, users } from '../support/posts';
-import { comment, indexItems, likeComment } from '../support/graph-fixtures';
+import { comment, indexItems, likeComment, type FixtureComment } from '../support/graph-fixtures';
 import { block } from '../support/graph';
 import { handler as del } from '../../functions/posts/delete';
 import { handler as getPostH } from '../../functions/posts/get';
@@ -13,7 +13,9 @@ import { handler as userPosts } from '../../functions/posts/user';
 import { handler as exploreH } from '../../functions/posts/explore';
 import { handler as me } from '../../functions/users/me';
 import { handler as worker } from '../../functions/cleanup/worker';
-import { runCleanup } from '../../lib/cleanup/worker';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { INDEX_SETTLE_MS, runCleanup } from '../../lib/cleanup/worker';
+import { db, TABLE } from '../../lib/db/client';
 import { batchWrite } from '../../lib/db/batch';
 import { FEED_SHARDS, keys, shardOf } from '../../lib/keys';
 
@@ -98,7 +100,7 @@ describe('DELETE /posts/{post_id}', () => {
       runs++;
       let pages = 0;
       // Each run stops after three pages, as a Lambda running out of time would.
-      const r = await runCleanup('post', p._id, { keepGoing: () => pages++ < 3, pageSize: 200 });
+      const r = await runCleanup('post', p._id, { keepGoing: () => pages++ < 3, pageSize: 200, settleMs: 0 });
       deleted += r.deleted;
       if (r.done) break;
       expect(runs).toBeLessThan(50);
@@ -108,6 +110,54 @@ describe('DELETE /posts/{post_id}', () => {
     expect(await queryAll(`POST#${p._id}`)).toEqual([]);
     expect(await getItem(keys.cleanupJob('post', p._id))).toBeUndefined();
     // A job that is already finished is a no-op.
-    expect(await runCleanup('post', p._id, { keepGoing: () => true })).toEqual({ done: true, deleted: 0 });
+    expect(await runCleanup('post', p._id, { keepGoing: () => true, settleMs: 0 })).toEqual({ done: true, deleted: 0 });
+  });
+});
+
+describe('the cleanup worker and index lag', () => {
+  const deletePost = async (token: string, postId: string) =>
+    expect((await call(del, 'DELETE /posts/{post_id}', { token, params: { post_id: postId } })).status).toBe(200);
+
+  it('waits until the indexes have settled after the deletion before it looks for children', async () => {
+    const [author, fan] = await users(2);
+    const p = await makePost(author!);
+    const c1 = await comment(p._id, fan!.id);
+    await deletePost(author!.token, p._id);
+    const waits: number[] = [];
+    let late: FixtureComment[] = [];
+    const out = await runCleanup('post', p._id, {
+      keepGoing: () => true,
+      settleMs: 60_000,
+      // What appears while the worker waits stands for children the indexes did not show yet.
+      sleep: async (ms) => {
+        waits.push(ms);
+        late = [await comment(p._id, fan!.id), await comment(p._id, fan!.id, c1.id)];
+        await likeComment(c1.id, author!.id);
+      },
+    });
+    expect(waits).toHaveLength(1);
+    expect(waits[0]).toBeGreaterThan(50_000);
+    expect(waits[0]).toBeLessThanOrEqual(60_000);
+    expect(out).toEqual({ done: true, deleted: 4 }); // c1, its late reply and like, the late comment
+    for (const c of [c1, ...late]) expect(await getItem(keys.comment(c.id))).toBeUndefined();
+    expect(await indexItems('GSI1', keys.repliesOf(c1.id))).toEqual([]);
+    expect(await indexItems('GSI1', keys.commentsOf(p._id))).toEqual([]);
+    expect(await getItem(keys.cleanupJob('post', p._id))).toBeUndefined();
+  });
+
+  it('a job older than the settle time starts at once; a worker out of time does not wait', async () => {
+    const [author] = await users(1);
+    const p = await makePost(author!);
+    await deletePost(author!.token, p._id);
+    const sleep = jest.fn(async () => undefined);
+    expect(await runCleanup('post', p._id, { keepGoing: () => false, sleep })).toEqual({ done: false, deleted: 0 });
+    expect(sleep).not.toHaveBeenCalled();
+    const then = new Date(Date.now() - INDEX_SETTLE_MS - 1000).toISOString();
+    await db.send(new UpdateCommand({
+      TableName: TABLE, Key: keys.cleanupJob('post', p._id), UpdateExpression: 'SET createdAt = :then', ExpressionAttributeValues: { ':then': then },
+    }));
+    expect(await runCleanup('post', p._id, { keepGoing: () => true, sleep })).toEqual({ done: true, deleted: 0 });
+    expect(sleep).not.toHaveBeenCalled();
+    expect(await getItem(keys.cleanupJob('post', p._id))).toBeUndefined();
   });
 });
