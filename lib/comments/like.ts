@@ -3,7 +3,7 @@
 // idempotent no-op: 200, nothing changed, and a record of its own.
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from '../db/client';
-import { ConditionFailed, transact, type TxItem } from '../db/transact';
+import { transactChange, type TxItem } from '../db/transact';
 import { keys } from '../keys';
 import { NotFound } from '../errors';
 import { logItem, writeLog } from '../audit/records';
@@ -52,34 +52,30 @@ export async function setLike(thread: Thread, userId: string, liked: boolean, au
   };
   const edge = keys.commentLike(comment.id, userId);
   const createdAt = new Date().toISOString();
-  const items: TxItem[] = liked
-    ? [
-      {
-        op: {
-          Put: {
-            TableName: TABLE,
-            Item: { ...edge, ...keys.likeIndexes(comment.id, userId, createdAt), type: 'LIKE', targetId: comment.id, userId, createdAt },
-            ConditionExpression: 'attribute_not_exists(PK)',
-          },
+  const edgeItem: TxItem = liked
+    ? {
+      op: {
+        Put: {
+          TableName: TABLE,
+          Item: { ...edge, ...keys.likeIndexes(comment.id, userId, createdAt), type: 'LIKE', targetId: comment.id, userId, createdAt },
+          ConditionExpression: 'attribute_not_exists(PK)',
         },
       },
+    }
+    : { op: { Delete: { TableName: TABLE, Key: edge, ConditionExpression: 'attribute_exists(PK)' } } };
+  // Checks come first: a comment gone since it was read is a 404 even when the edge also fails.
+  const guards: TxItem[] = liked
+    ? [
       moveLikes(comment.id, 1),
       // What the like hangs on must still exist when it is written.
       exists(keys.post(comment.post)),
       ...(comment.parentComment ? [exists(keys.comment(comment.parentComment))] : []),
     ]
-    : [
-      { op: { Delete: { TableName: TABLE, Key: edge, ConditionExpression: 'attribute_exists(PK)' } } },
-      moveLikes(comment.id, -1),
-    ];
-  try {
-    await transact([
-      ...items,
-      logItem(audit.trace, { ...entry, diff: diffState({ isLiked: !liked }, { isLiked: liked }) }),
-    ]);
-  } catch (err) {
-    if (!(err instanceof ConditionFailed) || err.index !== 0) throw err;
-    await writeLog(audit.trace, { ...entry, description: `${entry.description} (no change)`, diff: noChange() });
-  }
+    : [moveLikes(comment.id, -1)];
+  const changed = await transactChange(
+    [...guards, edgeItem, logItem(audit.trace, { ...entry, diff: diffState({ isLiked: !liked }, { isLiked: liked }) })],
+    edgeItem,
+  );
+  if (!changed) await writeLog(audit.trace, { ...entry, description: `${entry.description} (no change)`, diff: noChange() });
   return likesCount(comment.id);
 }

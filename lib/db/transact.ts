@@ -49,3 +49,18 @@ export async function transact(items: TxItem[], token?: string): Promise<void> {
     }
   }
 }
+
+/**
+ * An idempotent change: true when the transaction went through, false when the one item
+ * that failed was `edge` (the relation was already as asked: a no-op, nothing written).
+ * Any other failed condition is thrown as transact() throws it.
+ */
+export async function transactChange(items: TxItem[], edge: TxItem): Promise<boolean> {
+  try {
+    await transact(items);
+    return true;
+  } catch (err) {
+    if (err instanceof ConditionFailed && items[err.index] === edge) return false;
+    throw err;
+  }
+}

@@ -5,7 +5,7 @@
 // fail and the block is retried on a fresh read. Follow transactions in turn assert
 // that no block exists, so a follow and a block can never both survive.
 import { TABLE } from '../db/client';
-import { ConditionFailed, transact, type TxItem } from '../db/transact';
+import { ConditionFailed, transact, transactChange, type TxItem } from '../db/transact';
 import { keys } from '../keys';
 import { NotFound } from '../errors';
 import { logItem, writeLog } from '../audit/records';
@@ -65,25 +65,21 @@ export async function block(callerId: string, targetId: string, trace: TraceCont
   }
 }
 
-const UNBLOCK_EDGE_INDEX = 1;
-
 export async function unblock(callerId: string, targetId: string, trace: TraceContext, payload: Record<string, unknown>): Promise<{ changed: boolean }> {
-  try {
-    await transact([
-      targetExists(targetId),
-      { op: { Delete: { TableName: TABLE, Key: keys.block(callerId, targetId), ConditionExpression: 'attribute_exists(PK)' } } },
-      moveCounters(callerId, { blockedCount: -1 }),
-      logItem(trace, {
-        type: 'USER_UNBLOCKED',
-        description: `User ${callerId} unblocked user ${targetId}.`,
-        actorId: callerId,
-        payload,
-        diff: diffState({ blockerId: callerId, blockedId: targetId }, null),
-      }),
-    ]);
-    return { changed: true };
-  } catch (err) {
-    if (!(err instanceof ConditionFailed && err.index === UNBLOCK_EDGE_INDEX)) throw err;
+  const del: TxItem = { op: { Delete: { TableName: TABLE, Key: keys.block(callerId, targetId), ConditionExpression: 'attribute_exists(PK)' } } };
+  const changed = await transactChange([
+    targetExists(targetId),
+    del,
+    moveCounters(callerId, { blockedCount: -1 }),
+    logItem(trace, {
+      type: 'USER_UNBLOCKED',
+      description: `User ${callerId} unblocked user ${targetId}.`,
+      actorId: callerId,
+      payload,
+      diff: diffState({ blockerId: callerId, blockedId: targetId }, null),
+    }),
+  ], del);
+  if (!changed) {
     await writeLog(trace, {
       type: 'USER_UNBLOCKED',
       description: `User ${callerId} does not block user ${targetId}; nothing changed.`,
@@ -91,6 +87,6 @@ export async function unblock(callerId: string, targetId: string, trace: TraceCo
       payload,
       diff: noChange(),
     });
-    return { changed: false };
   }
+  return { changed };
 }

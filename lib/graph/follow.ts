@@ -3,7 +3,7 @@
 // concurrency. A repeated follow or an unfollow without a follow is a 200 no-op whose
 // record is written on its own (the transaction's edge condition tells us which case it is).
 import { TABLE } from '../db/client';
-import { ConditionFailed, transact } from '../db/transact';
+import { transactChange, type TxItem } from '../db/transact';
 import { keys } from '../keys';
 import { FollowLimitReached, Forbidden, NotFound } from '../errors';
 import { logItem, writeLog } from '../audit/records';
@@ -27,41 +27,38 @@ const noBlock = (blockerId: string, blockedId: string, error: () => Forbidden | 
   onConditionFailed: error,
 });
 
-// The order of the items decides which answer wins when several conditions fail at once:
-// blocks and a missing target first, then "already following" (a no-op, even at the
-// limit), then the limit.
-const EDGE_INDEX = 3;
-
 export async function follow(callerId: string, targetId: string, trace: TraceContext, payload: Record<string, unknown>): Promise<FollowResult> {
   const edge = followEdge(callerId, targetId, new Date().toISOString());
-  try {
-    await transact([
-      noBlock(callerId, targetId, () => new Forbidden('You blocked this user. Unblock them to follow them.')),
-      noBlock(targetId, callerId, () => new NotFound('user')),
-      moveCounters(targetId, { followersCount: 1 }, () => new NotFound('user')),
-      { op: { Put: { TableName: TABLE, Item: edge, ConditionExpression: 'attribute_not_exists(PK)' } } },
-      {
-        op: {
-          Update: {
-            TableName: TABLE,
-            Key: keys.user(callerId),
-            UpdateExpression: 'ADD followingCount :one',
-            ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(followingCount) OR followingCount < :max)',
-            ExpressionAttributeValues: { ':one': 1, ':max': FOLLOW_LIMIT },
-          },
+  const put: TxItem = { op: { Put: { TableName: TABLE, Item: edge, ConditionExpression: 'attribute_not_exists(PK)' } } };
+  // The order of the items decides which answer wins when several conditions fail at once:
+  // blocks and a missing target first, then "already following" (a no-op, even at the
+  // limit), then the limit.
+  const changed = await transactChange([
+    noBlock(callerId, targetId, () => new Forbidden('You blocked this user. Unblock them to follow them.')),
+    noBlock(targetId, callerId, () => new NotFound('user')),
+    moveCounters(targetId, { followersCount: 1 }, () => new NotFound('user')),
+    put,
+    {
+      op: {
+        Update: {
+          TableName: TABLE,
+          Key: keys.user(callerId),
+          UpdateExpression: 'ADD followingCount :one',
+          ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(followingCount) OR followingCount < :max)',
+          ExpressionAttributeValues: { ':one': 1, ':max': FOLLOW_LIMIT },
         },
-        onConditionFailed: () => new FollowLimitReached(FOLLOW_LIMIT),
       },
-      logItem(trace, {
-        type: 'USER_FOLLOWED',
-        description: `User ${callerId} followed user ${targetId}.`,
-        actorId: callerId,
-        payload,
-        diff: diffState(null, { followerId: callerId, followeeId: targetId, createdAt: edge.createdAt }),
-      }),
-    ]);
-  } catch (err) {
-    if (!(err instanceof ConditionFailed && err.index === EDGE_INDEX)) throw err;
+      onConditionFailed: () => new FollowLimitReached(FOLLOW_LIMIT),
+    },
+    logItem(trace, {
+      type: 'USER_FOLLOWED',
+      description: `User ${callerId} followed user ${targetId}.`,
+      actorId: callerId,
+      payload,
+      diff: diffState(null, { followerId: callerId, followeeId: targetId, createdAt: edge.createdAt }),
+    }),
+  ], put);
+  if (!changed) {
     await writeLog(trace, {
       type: 'USER_FOLLOWED',
       description: `User ${callerId} already follows user ${targetId}; nothing changed.`,
@@ -69,31 +66,27 @@ export async function follow(callerId: string, targetId: string, trace: TraceCon
       payload,
       diff: noChange(),
     });
-    return { changed: false, followersCount: await followersCountOf(targetId) };
   }
-  return { changed: true, followersCount: await followersCountOf(targetId) };
+  return { changed, followersCount: await followersCountOf(targetId) };
 }
 
-const UNFOLLOW_EDGE_INDEX = 2;
-
 export async function unfollow(callerId: string, targetId: string, trace: TraceContext, payload: Record<string, unknown>): Promise<FollowResult> {
-  try {
-    await transact([
-      // To someone they blocked, a user does not exist.
-      noBlock(targetId, callerId, () => new NotFound('user')),
-      moveCounters(targetId, { followersCount: -1 }, () => new NotFound('user')),
-      { op: { Delete: { TableName: TABLE, Key: keys.follow(callerId, targetId), ConditionExpression: 'attribute_exists(PK)' } } },
-      moveCounters(callerId, { followingCount: -1 }),
-      logItem(trace, {
-        type: 'USER_UNFOLLOWED',
-        description: `User ${callerId} unfollowed user ${targetId}.`,
-        actorId: callerId,
-        payload,
-        diff: diffState({ followerId: callerId, followeeId: targetId }, null),
-      }),
-    ]);
-  } catch (err) {
-    if (!(err instanceof ConditionFailed && err.index === UNFOLLOW_EDGE_INDEX)) throw err;
+  const del: TxItem = { op: { Delete: { TableName: TABLE, Key: keys.follow(callerId, targetId), ConditionExpression: 'attribute_exists(PK)' } } };
+  const changed = await transactChange([
+    // To someone they blocked, a user does not exist.
+    noBlock(targetId, callerId, () => new NotFound('user')),
+    moveCounters(targetId, { followersCount: -1 }, () => new NotFound('user')),
+    del,
+    moveCounters(callerId, { followingCount: -1 }),
+    logItem(trace, {
+      type: 'USER_UNFOLLOWED',
+      description: `User ${callerId} unfollowed user ${targetId}.`,
+      actorId: callerId,
+      payload,
+      diff: diffState({ followerId: callerId, followeeId: targetId }, null),
+    }),
+  ], del);
+  if (!changed) {
     await writeLog(trace, {
       type: 'USER_UNFOLLOWED',
       description: `User ${callerId} does not follow user ${targetId}; nothing changed.`,
@@ -101,7 +94,6 @@ export async function unfollow(callerId: string, targetId: string, trace: TraceC
       payload,
       diff: noChange(),
     });
-    return { changed: false, followersCount: await followersCountOf(targetId) };
   }
-  return { changed: true, followersCount: await followersCountOf(targetId) };
+  return { changed, followersCount: await followersCountOf(targetId) };
 }

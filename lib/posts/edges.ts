@@ -4,7 +4,7 @@
 // there fails its condition, and the request becomes a logged no-op: liking twice
 // leaves one like and the counter exact, however many requests race.
 import { TABLE } from '../db/client';
-import { ConditionFailed, transact, type TxItem } from '../db/transact';
+import { transactChange, type TxItem } from '../db/transact';
 import { keys } from '../keys';
 import { Forbidden, NotFound } from '../errors';
 import { logItem, writeLog } from '../audit/records';
@@ -68,17 +68,10 @@ interface Mutation {
 /** Runs a mutation; true when it changed something, false for an (audited) no-op. */
 async function apply(c: EdgeContext, m: Mutation): Promise<boolean> {
   const log = { type: m.type, description: m.description, actorId: c.callerId, payload: c.payload };
-  const items = [...m.guards, ...m.steps, m.edge, logItem(c.trace, { ...log, diff: m.diff })];
-  const edgeIndex = m.guards.length + m.steps.length;
-  try {
-    await transact(items);
-    return true;
-  } catch (err) {
-    if (!(err instanceof ConditionFailed) || err.index !== edgeIndex) throw err;
-    // The guards passed (they come first and would have failed first): only the edge was already as asked.
-    await writeLog(c.trace, { ...log, description: `${m.description} (no change)`, diff: noChange() });
-    return false;
-  }
+  // Guards come first: when one fails with the edge, the guard's error is the answer.
+  const changed = await transactChange([...m.guards, ...m.steps, m.edge, logItem(c.trace, { ...log, diff: m.diff })], m.edge);
+  if (!changed) await writeLog(c.trace, { ...log, description: `${m.description} (no change)`, diff: noChange() });
+  return changed;
 }
 
 const likeEdge = (c: EdgeContext, createdAt: string) => ({

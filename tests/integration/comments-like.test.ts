@@ -1,9 +1,12 @@
 import { makeUsers } from '../support/factories';
 import { makePost, dropPost } from '../support/comment-fixtures';
-import { comment, reply, created, like, unlike, commentItem, gsi1, traceRecords } from '../support/comment-api';
+import { comment, reply, created, like, unlike, remove, commentItem, gsi1, traceRecords } from '../support/comment-api';
 import { getItem } from '../support/db';
 import { keys } from '../../lib/keys';
 import { newId } from '../../lib/ids';
+import { loadThread } from '../../lib/comments/access';
+import { setLike } from '../../lib/comments/like';
+import { readTrace } from '../../lib/http/trace';
 
 describe('POST /comments/like and /comments/unlike', () => {
   it('likes and unlikes idempotently, the count matching the edges, each call recorded', async () => {
@@ -50,5 +53,21 @@ describe('POST /comments/like and /comments/unlike', () => {
     expect((await like(a!, c._id)).status).toBe(404);
     expect(await getItem(keys.commentLike(c._id, a!.id))).toBeUndefined();
     expect((await commentItem(c._id))!.likesCount).toBe(0);
+  });
+
+  it('a comment deleted after it was read is a 404 for a repeated like, not a no-op; nothing written', async () => {
+    const [author, a] = await makeUsers(2);
+    const post = await makePost(author!);
+    const c = created(await comment(author!, post.id, 'x'));
+    expect((await like(a!, c._id)).status).toBe(200);
+    // Read as the handler reads it, then the comment goes (its like edge waits for the worker).
+    const stale = await loadThread(a!.id, c._id);
+    expect((await remove(author!, c._id)).status).toBe(200);
+    const { trace } = readTrace({});
+    for (const liked of [true, false]) {
+      await expect(setLike(stale, a!.id, liked, { trace, payload: {} })).rejects.toMatchObject({ status: 404 });
+    }
+    expect(await getItem(keys.commentLike(c._id, a!.id))).toBeDefined();
+    expect(await traceRecords(trace.traceId)).toEqual([]);
   });
 });
