@@ -18,7 +18,7 @@ const created = (c: CommentItem): ApiReply => ({
   body: { message: 'Comment created successfully', comment: toComment(c, []) },
 });
 
-export const handler = http({ params, body, idempotent: true, summary: 'Comment on a post' }, async (req) => {
+export const handler = http({ params, body, idempotent: true }, async (req) => {
   const { params, body, caller, trace } = req;
   const [, post] = await Promise.all([caller.user(), getPost(params.post_id)]);
   if (!post) throw new NotFound('post');

@@ -7,7 +7,7 @@ import { deleteComment } from '../../lib/comments/delete';
 
 export const params = z.strictObject({ comment_id: id() });
 
-export const handler = http({ params, summary: 'Delete a comment (its author or the post author); a comment takes its replies with it' }, async ({ params, caller, trace }) => {
+export const handler = http({ params }, async ({ params, caller, trace }) => {
   const [, thread] = await Promise.all([caller.user(), loadThread(caller.userId, params.comment_id)]);
   const { comment, post } = thread;
   // Owners may always remove it: a block never keeps anyone's words on someone's post.

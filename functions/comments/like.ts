@@ -6,7 +6,7 @@ import { setLike } from '../../lib/comments/like';
 
 export const params = z.strictObject({ comment_id: id() });
 
-export const handler = http({ params, summary: 'Like a comment (idempotent)' }, async ({ params, caller, trace }) => {
+export const handler = http({ params }, async ({ params, caller, trace }) => {
   const [, thread] = await Promise.all([caller.user(), loadThread(caller.userId, params.comment_id)]);
   assertMayAct(thread.standing, 'comment');
   const likesCount = await setLike(thread, caller.userId, true, { trace, payload: { params } });

@@ -10,7 +10,7 @@ import { threadQuery } from '../../lib/comments/fields';
 export const params = z.strictObject({ post_id: id() });
 export const query = threadQuery();
 
-export const handler = http({ params, query, summary: "A post's top-level comments, oldest first" }, async ({ params, query, caller }) => {
+export const handler = http({ params, query }, async ({ params, query, caller }) => {
   const { comments, pagination } = await threadPage({
     callerId: caller.userId,
     partition: keys.commentsOf(params.post_id),

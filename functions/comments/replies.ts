@@ -13,7 +13,7 @@ export const query = threadQuery();
 
 const gone = () => new NotFound('comment');
 
-export const handler = http({ params, query, summary: 'Replies of a comment, oldest first' }, async ({ params, query, caller }) => {
+export const handler = http({ params, query }, async ({ params, query, caller }) => {
   const { comments, pagination } = await threadPage({
     callerId: caller.userId,
     partition: keys.repliesOf(params.comment_id),

@@ -16,7 +16,7 @@ const created = (c: CommentItem): ApiReply => ({
   body: { message: 'Reply created successfully', data: toComment(c, []) },
 });
 
-export const handler = http({ params, body, idempotent: true, summary: 'Reply to a top-level comment' }, async (req) => {
+export const handler = http({ params, body, idempotent: true }, async (req) => {
   const { params, body, caller, trace } = req;
   const answers = body.replyTo && body.replyTo !== params.comment_id ? body.replyTo : undefined;
   const [, parent, answered] = await Promise.all([

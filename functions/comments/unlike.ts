@@ -7,7 +7,7 @@ import { setLike } from '../../lib/comments/like';
 
 export const params = z.strictObject({ comment_id: id() });
 
-export const handler = http({ params, summary: 'Unlike a comment (idempotent)' }, async ({ params, caller, trace }) => {
+export const handler = http({ params }, async ({ params, caller, trace }) => {
   const [, thread] = await Promise.all([caller.user(), loadThread(caller.userId, params.comment_id)]);
   // Taking a like back stays possible for a blocker; to the blocked the comment does not exist.
   if (thread.standing.hidden) throw new NotFound('comment');

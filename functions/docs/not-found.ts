@@ -4,6 +4,6 @@
 import { http } from '../../lib/http';
 import { NotFound } from '../../lib/errors';
 
-export const handler = http({ auth: false, catchAll: true, summary: 'Any route the API does not have' }, async () => {
+export const handler = http({ auth: false, catchAll: true }, async () => {
   throw new NotFound('route');
 });

@@ -3,7 +3,7 @@
 import { http } from '../../lib/http';
 import document from '../../docs/openapi.json';
 
-export const handler = http({ auth: false, summary: 'The OpenAPI 3.1 document of this API' }, async () => ({
+export const handler = http({ auth: false }, async () => ({
   body: document as Record<string, unknown>,
   headers: { 'Cache-Control': 'public, max-age=300' },
   raw: true,

@@ -6,7 +6,7 @@ import { bookmarkPost } from '../../lib/posts/edges';
 
 export const params = z.strictObject({ post_id: id() });
 
-export const handler = http({ params, summary: 'Bookmark a post' }, async ({ params, caller, trace }) => {
+export const handler = http({ params }, async ({ params, caller, trace }) => {
   // Blocks between the caller and the author are checked in the write's own transaction.
   const [, post] = await Promise.all([caller.user(), existingPost(params.post_id)]);
   await bookmarkPost({ post, callerId: caller.userId, trace, payload: { params } });

@@ -11,7 +11,7 @@ export const createBody = z.strictObject({
   image_public_id: z._default(imagePublicId(), ''),
 });
 
-export const handler = http({ body: createBody, idempotent: true, summary: 'Create a post' }, async (req) => {
+export const handler = http({ body: createBody, idempotent: true }, async (req) => {
   const { body, caller, trace, params } = req;
   await caller.user();
   const post = buildPost(caller.userId, body);

@@ -8,7 +8,7 @@ import { triggerCleanup } from '../../lib/cleanup/trigger';
 
 export const params = z.strictObject({ post_id: id() });
 
-export const handler = http({ params, summary: 'Delete a post (author only)' }, async ({ params, caller, trace }) => {
+export const handler = http({ params }, async ({ params, caller, trace }) => {
   const [, post] = await Promise.all([caller.user(), visiblePost(params.post_id, caller.userId)]);
   if (post.author !== caller.userId) throw new Forbidden('Only the author can delete a post.');
   await deletePost(post, trace, { params });

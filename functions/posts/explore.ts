@@ -5,7 +5,7 @@ import { presentPosts } from '../../lib/posts/present';
 
 export const query = pageQuery();
 
-export const handler = http({ query, summary: 'Explore: posts of accounts the caller does not follow' }, async ({ query, caller }) => {
+export const handler = http({ query }, async ({ query, caller }) => {
   const { posts, totalPosts } = await explore(caller, query.page, query.limit, (items) => presentPosts(items, caller.userId));
   return { body: { posts, pagination: pagination(query.page, query.limit, totalPosts) } };
 });

@@ -8,7 +8,7 @@ import { relations } from '../../lib/graph/relations';
 
 export const params = z.strictObject({ post_id: id() });
 
-export const handler = http({ params, summary: 'A post' }, async ({ params, caller }) => {
+export const handler = http({ params }, async ({ params, caller }) => {
   // Everything that needs only the post id goes out at once; the author's block check follows.
   const [post, likes, flags] = await Promise.all([
     getPost(params.post_id),

@@ -7,7 +7,7 @@ import { getPost } from '../../lib/posts/model';
 
 export const params = z.strictObject({ post_id: id() });
 
-export const handler = http({ params, summary: 'Like a post' }, async ({ params, caller, trace }) => {
+export const handler = http({ params }, async ({ params, caller, trace }) => {
   // Blocks between the caller and the author are checked in the write's own transaction.
   const [, post] = await Promise.all([caller.user(), existingPost(params.post_id)]);
   await likePost({ post, callerId: caller.userId, trace, payload: { params } });

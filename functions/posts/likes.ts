@@ -12,7 +12,7 @@ import { EMBED_LIMIT, bookmarkIds } from '../../lib/users/repo';
 export const params = z.strictObject({ post_id: id() });
 export const query = userListQuery();
 
-export const handler = http({ params, query, summary: 'Users who liked a post' }, async ({ params, query, caller }) => {
+export const handler = http({ params, query }, async ({ params, query, caller }) => {
   if (query.cursor !== undefined) decodeCursor(query.cursor); // a bad cursor is a 400 before any read
   // The caller may be among the likers, and its own object lists its live bookmarks: their
   // ids are read now, so that checking the posts does not add a round trip after the page.

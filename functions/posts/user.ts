@@ -11,7 +11,7 @@ import { presentPosts } from '../../lib/posts/present';
 export const params = z.strictObject({ identifier: identifier() });
 export const query = pageQuery();
 
-export const handler = http({ params, query, summary: "A user's posts" }, async ({ params, query, caller }) => {
+export const handler = http({ params, query }, async ({ params, query, caller }) => {
   const authorId = await resolveUserId(params.identifier);
   if (!authorId) throw new NotFound('user');
   const [author, items] = await Promise.all([

@@ -5,7 +5,7 @@ import { presentIds } from '../../lib/graph/present';
 
 export const query = userListQuery();
 
-export const handler = http({ query, summary: 'The users the caller blocked, newest first' }, async ({ query, caller }) => {
+export const handler = http({ query }, async ({ query, caller }) => {
   const [me, page] = await Promise.all([caller.user(), edgePage('blocked', caller.userId, query.limit, query.cursor)]);
   const { users } = await presentIds(page.ids, caller.userId);
   return {

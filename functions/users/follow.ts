@@ -6,7 +6,7 @@ import { follow } from '../../lib/graph/follow';
 
 export const params = z.strictObject({ identifier: identifier() });
 
-export const handler = http({ params, summary: 'Follow a user (idempotent)' }, async ({ params, caller, trace }) => {
+export const handler = http({ params }, async ({ params, caller, trace }) => {
   const [, targetId] = await Promise.all([
     caller.user(),
     targetOf(params.identifier, caller.userId, 'You cannot follow yourself.'),

@@ -6,7 +6,7 @@ import { userList } from '../../lib/graph/user-list';
 export const params = z.strictObject({ identifier: identifier() });
 export const query = userListQuery();
 
-export const handler = http({ params, query, summary: "A user's followers, newest first" }, async ({ params, query, caller }) => {
+export const handler = http({ params, query }, async ({ params, query, caller }) => {
   const { users, pagination } = await userList('followers', params.identifier, caller, query.limit, query.cursor);
   return { body: { followers: users, pagination } };
 });

@@ -6,7 +6,7 @@ import { unblock } from '../../lib/graph/block';
 
 export const params = z.strictObject({ identifier: identifier() });
 
-export const handler = http({ params, summary: 'Unblock a user (idempotent)' }, async ({ params, caller, trace }) => {
+export const handler = http({ params }, async ({ params, caller, trace }) => {
   const [, targetId] = await Promise.all([
     caller.user(),
     targetOf(params.identifier, caller.userId, 'You cannot unblock yourself.'),

@@ -6,7 +6,7 @@ import { unfollow } from '../../lib/graph/follow';
 
 export const params = z.strictObject({ identifier: identifier() });
 
-export const handler = http({ params, summary: 'Unfollow a user (idempotent)' }, async ({ params, caller, trace }) => {
+export const handler = http({ params }, async ({ params, caller, trace }) => {
   const [, targetId] = await Promise.all([
     caller.user(),
     targetOf(params.identifier, caller.userId, 'You cannot unfollow yourself.'),

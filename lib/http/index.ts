@@ -25,8 +25,6 @@ export interface RouteSpec<P extends z.ZodMiniType, Q extends z.ZodMiniType, B e
   auth?: boolean;
   /** Honour the Idempotency-Key header (the creations of contract section 8). */
   idempotent?: boolean;
-  /** One line for the OpenAPI document. */
-  summary?: string;
   /** False for answers that embed no user ids (trace records): the caller's block lists are not read. */
   scrubHidden?: boolean;
   /** The $default route: whatever the request carries, the answer is its 404 (no body parsing, no validation). */

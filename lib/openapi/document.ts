@@ -17,7 +17,6 @@ export interface RouteSpecLike {
   body?: z.ZodMiniType;
   auth?: boolean;
   idempotent?: boolean;
-  summary?: string;
 }
 
 export interface DocRoute {
@@ -107,7 +106,7 @@ function operation(route: DocRoute): Schema {
   const op: Schema = {
     operationId: route.name,
     tags: [route.path.split('/')[1] || 'root'],
-    summary: route.spec.summary ?? doc.summary,
+    summary: doc.summary,
     parameters: parameters(route),
     responses: {
       [String(doc.status)]: { description: doc.status === 201 ? 'Created' : 'OK', headers: traceHeader, content: { 'application/json': { schema: success } } },

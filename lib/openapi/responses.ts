@@ -37,40 +37,40 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'POST /users/profile/edit': {
     summary: "Change any of the caller's name, username, bio, gender, image", status: 200, body: { message, user: ref('User') }, errors: { 409: ['USERNAME_TAKEN'] } },
   'GET /users/suggested': {
-    summary: 'Users the caller might follow', status: 200, body: { users: list('SuggestedUser') } },
+    summary: 'Suggested users, by shared connections, then the most followed', status: 200, body: { users: list('SuggestedUser') } },
   'GET /users/search': {
     summary: 'Search users by username or name prefix', status: 200, body: { users: list('User') } },
   'GET /users/blocked': {
-    summary: 'The users the caller blocked', status: 200, body: { message, data: list('User'), count: { type: 'integer', minimum: 0 }, pagination: ref('ListPagination') } },
+    summary: 'The users the caller blocked, newest first', status: 200, body: { message, data: list('User'), count: { type: 'integer', minimum: 0 }, pagination: ref('ListPagination') } },
   'GET /users/{identifier}/followers': {
     summary: "A user's followers, newest first", status: 200, body: { followers: list('UserWithFollowing'), pagination: ref('ListPagination') } },
   'GET /users/{identifier}/following': {
     summary: 'The users a user follows, newest first', status: 200, body: { following: list('UserWithFollowing'), pagination: ref('ListPagination') } },
   'POST /users/follow/{identifier}': {
-    summary: 'Follow a user', status: 200, body: follow, errors: { 400: ['SELF_ACTION'], 403: ['FORBIDDEN', 'FOLLOW_LIMIT_REACHED'] } },
+    summary: 'Follow a user (idempotent)', status: 200, body: follow, errors: { 400: ['SELF_ACTION'], 403: ['FORBIDDEN', 'FOLLOW_LIMIT_REACHED'] } },
   'POST /users/unfollow/{identifier}': {
-    summary: 'Stop following a user', status: 200, body: follow, errors: { 400: ['SELF_ACTION'] } },
+    summary: 'Unfollow a user (idempotent)', status: 200, body: follow, errors: { 400: ['SELF_ACTION'] } },
   'POST /users/block/{identifier}': {
-    summary: 'Block a user', status: 200, body: { message, isBlocked: { type: 'boolean' } }, errors: { 400: ['SELF_ACTION'] } },
+    summary: 'Block a user: removes follows both ways (idempotent)', status: 200, body: { message, isBlocked: { type: 'boolean' } }, errors: { 400: ['SELF_ACTION'] } },
   'POST /users/unblock/{identifier}': {
-    summary: 'Unblock a user', status: 200, body: { message, isBlocked: { type: 'boolean' } }, errors: { 400: ['SELF_ACTION'] } },
+    summary: 'Unblock a user (idempotent)', status: 200, body: { message, isBlocked: { type: 'boolean' } }, errors: { 400: ['SELF_ACTION'] } },
 
   'POST /posts/create': {
     summary: 'Create a post', status: 201, body: { message, post: ref('Post') } },
   'GET /posts/explore': {
-    summary: 'Posts of users the caller does not follow, newest first', status: 200, body: { posts: list('PostView'), pagination: ref('PagePagination') } },
+    summary: 'Explore: posts of accounts the caller does not follow', status: 200, body: { posts: list('PostView'), pagination: ref('PagePagination') } },
   'GET /posts/{post_id}': {
-    summary: 'One post', status: 200, body: { post: ref('PostView') } },
+    summary: 'A post', status: 200, body: { post: ref('PostView') } },
   'DELETE /posts/{post_id}': {
-    summary: 'Delete an own post with its comments, likes and bookmarks', status: 200, body: { message }, errors: forbiddenOrMissing },
+    summary: 'Delete a post (author only)', status: 200, body: { message }, errors: forbiddenOrMissing },
   'GET /posts/user/{identifier}': {
-    summary: "A user's posts, newest first", status: 200, body: { posts: list('PostView'), pagination: ref('PagePagination') } },
+    summary: "A user's posts", status: 200, body: { posts: list('PostView'), pagination: ref('PagePagination') } },
   'GET /posts/{post_id}/likes': {
-    summary: 'The users who liked a post', status: 200, body: { likes: list('UserWithFollowing'), pagination: ref('ListPagination') } },
+    summary: 'Users who liked a post', status: 200, body: { likes: list('UserWithFollowing'), pagination: ref('ListPagination') } },
   'POST /posts/like/{post_id}': {
     summary: 'Like a post', status: 200, body: like, errors: forbiddenOrMissing },
   'POST /posts/unlike/{post_id}': {
-    summary: 'Take back a like of a post', status: 200, body: like, errors: forbiddenOrMissing },
+    summary: 'Remove a like', status: 200, body: like, errors: forbiddenOrMissing },
   'POST /posts/bookmark/{post_id}': {
     summary: 'Bookmark a post', status: 200, body: { message, isBookmarked: { type: 'boolean' } }, errors: forbiddenOrMissing },
   'POST /posts/unbookmark/{post_id}': {
@@ -81,20 +81,20 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'POST /comments/reply/{comment_id}': {
     summary: 'Reply to a top-level comment', status: 201, body: { message, data: ref('Comment') }, errors: { 400: ['REPLY_DEPTH_EXCEEDED'], ...forbiddenOrMissing } },
   'GET /comments/replies/{comment_id}': {
-    summary: 'The replies of a comment, oldest first', status: 200, body: { message, data: { type: 'object', properties: { replies: list('Comment'), pagination: ref('CursorPagination') }, required: ['replies', 'pagination'] } } },
+    summary: 'Replies of a comment, oldest first', status: 200, body: { message, data: { type: 'object', properties: { replies: list('Comment'), pagination: ref('CursorPagination') }, required: ['replies', 'pagination'] } } },
   'GET /comments/post/{post_id}': {
-    summary: 'The top-level comments of a post, oldest first', status: 200, body: { message, data: { type: 'object', properties: { comments: list('Comment'), pagination: ref('CursorPagination') }, required: ['comments', 'pagination'] } } },
+    summary: "A post's top-level comments, oldest first", status: 200, body: { message, data: { type: 'object', properties: { comments: list('Comment'), pagination: ref('CursorPagination') }, required: ['comments', 'pagination'] } } },
   'DELETE /comments/{comment_id}': {
-    summary: "Delete a comment (its author or the post's author)", status: 200, body: { message }, errors: forbiddenOrMissing },
+    summary: 'Delete a comment (its author or the post author); a comment takes its replies with it', status: 200, body: { message }, errors: forbiddenOrMissing },
   'POST /comments/like/{comment_id}': {
-    summary: 'Like a comment', status: 200, body: like, errors: forbiddenOrMissing },
+    summary: 'Like a comment (idempotent)', status: 200, body: like, errors: forbiddenOrMissing },
   'POST /comments/unlike/{comment_id}': {
-    summary: 'Take back a like of a comment', status: 200, body: like, errors: forbiddenOrMissing },
+    summary: 'Unlike a comment (idempotent)', status: 200, body: like, errors: forbiddenOrMissing },
 
   'GET /logs/trace/{traceId}': {
     summary: 'The log records of a trace', status: 200,
     body: { message, data: { type: 'object', properties: { traceId: { type: 'string' }, count: { type: 'integer', minimum: 1 }, logs: list('LogRecord') }, required: ['traceId', 'count', 'logs'] } },
   },
   'GET /openapi.json': {
-    summary: 'This OpenAPI document', status: 200, body: {}, raw: { type: 'object', description: 'this document' } },
+    summary: 'The OpenAPI 3.1 document of this API', status: 200, body: {}, raw: { type: 'object', description: 'this document' } },
 };

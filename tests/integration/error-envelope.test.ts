@@ -9,7 +9,7 @@ import { db, TABLE } from '../../lib/db/client';
 import { keys } from '../../lib/keys';
 import { handler as notFound } from '../../functions/docs/not-found';
 
-const failing = http({ summary: 'fails' }, async () => {
+const failing = http({}, async () => {
   throw new Error('the failure under test');
 });
 
