@@ -23,7 +23,7 @@ export const keys = {
   username: (username: string) => ({ PK: `USERNAME#${username.toLowerCase()}`, SK: 'CLAIM' }),
   email: (email: string) => ({ PK: `EMAIL#${email.toLowerCase()}`, SK: 'CLAIM' }),
   loginGuard: (userId: string) => ({ PK: `USER#${userId}`, SK: 'LOGIN_GUARD' }),
-  popular: (userId: string) => ({ GSI3PK: `POPULAR#${shardOf(userId, POPULAR_SHARDS)}` }),
+  popular: (userId: string) => ({ GSI3PK: keys.popularShard(shardOf(userId, POPULAR_SHARDS)) }),
   popularShard: (shard: number) => `POPULAR#${shard}`,
 
   // Search prefix index: one item per (term, user). kind U = username, N = a word of the name.
@@ -37,9 +37,9 @@ export const keys = {
   // following newest first, GSI2 lists B's followers newest first.
   follow: (followerId: string, followeeId: string) => ({ PK: `USER#${followerId}`, SK: `FOLLOWS#${followeeId}` }),
   followIndexes: (followerId: string, followeeId: string, createdAt: string) => ({
-    GSI1PK: `FOLLOWING#${followerId}`,
+    GSI1PK: keys.followingOf(followerId),
     GSI1SK: `${createdAt}#${followeeId}`,
-    GSI2PK: `FOLLOWERS#${followeeId}`,
+    GSI2PK: keys.followersOf(followeeId),
     GSI2SK: `${createdAt}#${followerId}`,
   }),
   followingOf: (userId: string) => `FOLLOWING#${userId}`,
@@ -48,9 +48,9 @@ export const keys = {
   // Block edge: A blocked B. GSI1 lists A's blocks, GSI2 who blocked B.
   block: (blockerId: string, blockedId: string) => ({ PK: `USER#${blockerId}`, SK: `BLOCKS#${blockedId}` }),
   blockIndexes: (blockerId: string, blockedId: string, createdAt: string) => ({
-    GSI1PK: `BLOCKS#${blockerId}`,
+    GSI1PK: keys.blocksOf(blockerId),
     GSI1SK: `${createdAt}#${blockedId}`,
-    GSI2PK: `BLOCKEDBY#${blockedId}`,
+    GSI2PK: keys.blockedByOf(blockedId),
     GSI2SK: `${createdAt}#${blockerId}`,
   }),
   blocksOf: (userId: string) => `BLOCKS#${userId}`,
@@ -60,9 +60,9 @@ export const keys = {
   // post's bookmarks for the cleanup after the post is deleted.
   bookmark: (userId: string, postId: string) => ({ PK: `USER#${userId}`, SK: `BOOKMARKS#${postId}` }),
   bookmarkIndexes: (userId: string, postId: string, createdAt: string) => ({
-    GSI1PK: `BOOKMARKS#${userId}`,
+    GSI1PK: keys.bookmarksOf(userId),
     GSI1SK: `${createdAt}#${postId}`,
-    GSI2PK: `BOOKMARKEDBY#${postId}`,
+    GSI2PK: keys.bookmarkedByOf(postId),
     GSI2SK: `${createdAt}#${userId}`,
   }),
   bookmarksOf: (userId: string) => `BOOKMARKS#${userId}`,
@@ -71,7 +71,7 @@ export const keys = {
   // Posts. GSI1 = an author's posts newest first; GSI2 = the write-sharded global feed.
   post: (postId: string) => ({ PK: `POST#${postId}`, SK: 'POST' }),
   postIndexes: (postId: string, authorId: string) => ({
-    GSI1PK: `POSTS#${authorId}`,
+    GSI1PK: keys.postsOf(authorId),
     GSI1SK: postId,
     GSI2PK: keys.feedShard(shardOf(postId, FEED_SHARDS)),
     GSI2SK: postId,
@@ -85,7 +85,7 @@ export const keys = {
   postLike: (postId: string, userId: string) => ({ PK: `POST#${postId}`, SK: `LIKE#${userId}` }),
   commentLike: (commentId: string, userId: string) => ({ PK: `COMMENT#${commentId}`, SK: `LIKE#${userId}` }),
   likeIndexes: (targetId: string, userId: string, createdAt: string) => ({
-    GSI1PK: `LIKES#${targetId}`,
+    GSI1PK: keys.likesOf(targetId),
     GSI1SK: `${createdAt}#${userId}`,
   }),
   likesOf: (targetId: string) => `LIKES#${targetId}`,
@@ -109,7 +109,7 @@ export const keys = {
   // Background cleanup jobs (deleted posts and comments). GSI1 orders them by the last time a
   // worker took them up, so the sweeper finds the stalled ones with one Query.
   cleanupJob: (kind: string, id: string) => ({ PK: `CLEANUP#${kind}#${id}`, SK: 'JOB' }),
-  cleanupJobIndex: (kind: string, id: string, touchedAt: string) => ({ GSI1PK: 'CLEANUPS', GSI1SK: `${touchedAt}#${kind}#${id}` }),
+  cleanupJobIndex: (kind: string, id: string, touchedAt: string) => ({ GSI1PK: keys.cleanups(), GSI1SK: `${touchedAt}#${kind}#${id}` }),
   cleanups: () => 'CLEANUPS',
 };
 
