@@ -29,8 +29,12 @@ interface Audit {
 const MAX_ATTEMPTS = 60;
 const HEAD = 1; // index of the thread head's update in the transaction
 
-function newComment(fields: Omit<CommentItem, 'PK' | 'SK' | 'type' | 'id' | 'repliesCount' | 'likesCount' | 'updatedAt' | 'GSI1SK'>): CommentItem {
-  const id = newId();
+export type CommentFields = Omit<CommentItem, 'PK' | 'SK' | 'type' | 'id' | 'repliesCount' | 'likesCount' | 'updatedAt' | 'GSI1SK'>;
+
+const newComment = (fields: CommentFields): CommentItem => commentItem(newId(), fields);
+
+/** A comment or reply item of a given id, counters at zero. */
+export function commentItem(id: string, fields: CommentFields): CommentItem {
   return {
     ...keys.comment(id),
     type: 'COMMENT',

@@ -16,6 +16,13 @@ interface Audit {
   payload: Record<string, unknown>;
 }
 
+/** The like edge of a comment. */
+export const commentLikeItem = (commentId: string, userId: string, createdAt: string) => ({
+  ...keys.commentLike(commentId, userId),
+  ...keys.likeIndexes(commentId, userId, createdAt),
+  type: 'LIKE', targetId: commentId, userId, createdAt,
+});
+
 const gone = () => new NotFound('comment');
 const exists = (key: { PK: string; SK: string }): TxItem => ({
   op: { ConditionCheck: { TableName: TABLE, Key: key, ConditionExpression: 'attribute_exists(PK)' } },
@@ -57,7 +64,7 @@ export async function setLike(thread: Thread, userId: string, liked: boolean, au
       op: {
         Put: {
           TableName: TABLE,
-          Item: { ...edge, ...keys.likeIndexes(comment.id, userId, createdAt), type: 'LIKE', targetId: comment.id, userId, createdAt },
+          Item: commentLikeItem(comment.id, userId, createdAt),
           ConditionExpression: 'attribute_not_exists(PK)',
         },
       },

@@ -74,14 +74,22 @@ async function apply(c: EdgeContext, m: Mutation): Promise<boolean> {
   return changed;
 }
 
-const likeEdge = (c: EdgeContext, createdAt: string) => ({
-  ...keys.postLike(c.post.id, c.callerId),
-  ...keys.likeIndexes(c.post.id, c.callerId, createdAt),
-  type: 'LIKE', postId: c.post.id, userId: c.callerId, createdAt,
+/** The like edge of a post. */
+export const postLikeItem = (postId: string, userId: string, createdAt: string) => ({
+  ...keys.postLike(postId, userId),
+  ...keys.likeIndexes(postId, userId, createdAt),
+  type: 'LIKE', postId, userId, createdAt,
+});
+
+/** The bookmark edge: a user's bookmark of a post. */
+export const bookmarkItem = (userId: string, postId: string, createdAt: string) => ({
+  ...keys.bookmark(userId, postId),
+  ...keys.bookmarkIndexes(userId, postId, createdAt),
+  type: 'BOOKMARK', userId, postId, createdAt,
 });
 
 export function likePost(c: EdgeContext): Promise<boolean> {
-  const edge = likeEdge(c, new Date().toISOString());
+  const edge = postLikeItem(c.post.id, c.callerId, new Date().toISOString());
   return apply(c, {
     type: 'POST_LIKED',
     description: 'A post was liked.',
@@ -105,11 +113,7 @@ export function unlikePost(c: EdgeContext): Promise<boolean> {
 
 export function bookmarkPost(c: EdgeContext): Promise<boolean> {
   const createdAt = new Date().toISOString();
-  const item = {
-    ...keys.bookmark(c.callerId, c.post.id),
-    ...keys.bookmarkIndexes(c.callerId, c.post.id, createdAt),
-    type: 'BOOKMARK', userId: c.callerId, postId: c.post.id, createdAt,
-  };
+  const item = bookmarkItem(c.callerId, c.post.id, createdAt);
   return apply(c, {
     type: 'POST_BOOKMARKED',
     description: 'A post was bookmarked.',

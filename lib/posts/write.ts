@@ -40,7 +40,11 @@ const counter = (key: { PK: string; SK: string }, attr: string, by: 1 | -1, guar
 
 /** The post item a creation will put; built first so the answer can join the transaction. */
 export function buildPost(authorId: string, input: NewPost): PostItem {
-  const id = newId();
+  return postItem(newId(), authorId, input);
+}
+
+/** A post item of a given id, counters at zero. */
+export function postItem(id: string, authorId: string, input: NewPost): PostItem {
   // createdAt is the id's own time, so "newest first by id" and "by createdAt" never disagree.
   const createdAt = new Date(idTime(id)).toISOString();
   return {

@@ -15,9 +15,12 @@ import { searchTerms, termKey, type SearchTerm } from './search-terms';
 const usernameTaken = () => new Conflict('USERNAME_TAKEN', 'This username is already taken.');
 const emailTaken = () => new Conflict('EMAIL_TAKEN', 'An account with this e-mail address already exists.');
 
-const searchPut = (t: SearchTerm, userId: string): TxItem => ({
-  op: { Put: { TableName: TABLE, Item: { ...keys.search(t.kind, t.term, userId), type: 'SEARCH', kind: t.kind, term: t.term, userId } } },
-});
+/** A search prefix item: one per (term, user). */
+export const searchItem = (t: SearchTerm, userId: string) => ({ ...keys.search(t.kind, t.term, userId), type: 'SEARCH', kind: t.kind, term: t.term, userId });
+/** A unique claim (username or e-mail) of a user. */
+export const claimItem = (key: { PK: string; SK: string }, userId: string) => ({ ...key, type: 'CLAIM', userId });
+
+const searchPut = (t: SearchTerm, userId: string): TxItem => ({ op: { Put: { TableName: TABLE, Item: searchItem(t, userId) } } });
 const searchDelete = (t: SearchTerm, userId: string): TxItem => ({
   op: { Delete: { TableName: TABLE, Key: keys.search(t.kind, t.term, userId) } },
 });
@@ -25,7 +28,7 @@ const claimPut = (key: { PK: string; SK: string }, userId: string, onTaken: () =
   op: {
     Put: {
       TableName: TABLE,
-      Item: { ...key, type: 'CLAIM', userId },
+      Item: claimItem(key, userId),
       ConditionExpression: 'attribute_not_exists(PK)',
     },
   },
@@ -45,10 +48,9 @@ export function auditable(u: Partial<UserItem>): Record<string, unknown> {
   return Object.fromEntries(Object.entries({ name, username, bio, gender, image }).filter(([, v]) => v !== undefined));
 }
 
-export async function registerUser(input: NewUser, trace: TraceContext, payload: Record<string, unknown>): Promise<UserItem> {
-  const now = new Date().toISOString();
-  const id = newId();
-  const user: UserItem = {
+/** A new account's user item, counters at zero. */
+export function newUserItem(id: string, input: NewUser, now: string): UserItem {
+  return {
     ...keys.user(id),
     type: 'USER',
     id,
@@ -68,6 +70,11 @@ export async function registerUser(input: NewUser, trace: TraceContext, payload:
     blockedCount: 0,
     GSI3PK: keys.popular(id).GSI3PK,
   };
+}
+
+export async function registerUser(input: NewUser, trace: TraceContext, payload: Record<string, unknown>): Promise<UserItem> {
+  const id = newId();
+  const user = newUserItem(id, input, new Date().toISOString());
   await transact([
     claimPut(keys.username(user.username), id, usernameTaken),
     claimPut(keys.email(user.email), id, emailTaken),

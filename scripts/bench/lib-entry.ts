@@ -1,8 +1,15 @@
-// What the benchmark's loader and scenarios take from lib/: the key builders, the search
-// terms, the log record shape, password hashing and tokens. scripts/bench.mjs bundles this
-// file with esbuild; the harness test imports it directly.
+// What the benchmark's loader and scenarios take from lib/: the key builders, the item
+// builders the writes use (so the loaded data has exactly the shapes of real writes), the
+// log record shape, password hashing and tokens. scripts/bench.mjs bundles this file with
+// esbuild; the harness test imports it directly.
 export { keys, shardOf, FEED_SHARDS, POPULAR_SHARDS } from '../../lib/keys';
 export { searchTerms } from '../../lib/users/search-terms';
+export { newUserItem, claimItem, searchItem } from '../../lib/users/write';
+export { followEdge, blockEdge } from '../../lib/graph/edges';
+export { postItem } from '../../lib/posts/write';
+export { postLikeItem, bookmarkItem } from '../../lib/posts/edges';
+export { commentItem } from '../../lib/comments/create';
+export { commentLikeItem } from '../../lib/comments/like';
 export { logItem } from '../../lib/audit/records';
 export { hashPassword } from '../../lib/auth/password';
 export { signToken } from '../../lib/auth/tokens';

@@ -1,7 +1,7 @@
 // Writes a data set (scripts/bench/dataset.mjs) into the table with BatchWriteItem, many
-// batches in flight, using the item shapes of docs/ARCHITECTURE.md and the key builders
-// of lib/keys.ts (through `lib`, the bundle of scripts/bench/lib-entry.ts). Counters are
-// computed from the same model as the edges, so they match exactly.
+// batches in flight. Every item comes from the builder the service's own writes use
+// (through `lib`, the bundle of scripts/bench/lib-entry.ts); only the counters are set
+// here, computed from the same model as the edges, so they match exactly.
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { PASSWORD } from './dataset.mjs';
@@ -15,28 +15,20 @@ export function* itemsOf(ds, lib, passwordHash) {
   const userId = (i) => users[i].id;
 
   for (const u of users) {
-    const followers = ds.followersOf(u.i).length;
-    const following = ds.followingOf(u.i).length;
+    // The item registration writes, with the counters of the data set's graph.
     yield {
-      ...keys.user(u.id), type: 'USER', id: u.id, name: u.name, username: u.username, email: u.email, passwordHash,
-      image: '', bio: '', gender: '', emailVerified: false, createdAt: u.createdAt, updatedAt: u.createdAt,
-      postsCount: ds.scale.postsPerUser, followersCount: followers, followingCount: following, blockedCount: 1,
-      GSI3PK: keys.popular(u.id).GSI3PK,
+      ...lib.newUserItem(u.id, { name: u.name, username: u.username, email: u.email, passwordHash }, u.createdAt),
+      postsCount: ds.scale.postsPerUser, followersCount: ds.followersOf(u.i).length, followingCount: ds.followingOf(u.i).length, blockedCount: 1,
     };
-    yield { ...keys.username(u.username), type: 'CLAIM', userId: u.id };
-    yield { ...keys.email(u.email), type: 'CLAIM', userId: u.id };
-    for (const t of searchTerms(u)) yield { ...keys.search(t.kind, t.term, u.id), type: 'SEARCH', kind: t.kind, term: t.term, userId: u.id };
-    for (const b of ds.followingOf(u.i)) {
-      const at = ds.edgeTime(u.i, b);
-      yield { ...keys.follow(u.id, userId(b)), ...keys.followIndexes(u.id, userId(b), at), type: 'FOLLOW', followerId: u.id, followeeId: userId(b), createdAt: at };
-    }
+    yield lib.claimItem(keys.username(u.username), u.id);
+    yield lib.claimItem(keys.email(u.email), u.id);
+    for (const t of searchTerms(u)) yield lib.searchItem(t, u.id);
+    for (const b of ds.followingOf(u.i)) yield lib.followEdge(u.id, userId(b), ds.edgeTime(u.i, b));
     const blocked = (u.i + ds.blockOffset) % ds.N;
-    const at = ds.edgeTime(u.i, blocked);
-    yield { ...keys.block(u.id, userId(blocked)), ...keys.blockIndexes(u.id, userId(blocked), at), type: 'BLOCK', blockerId: u.id, blockedId: userId(blocked), createdAt: at };
+    yield lib.blockEdge(u.id, userId(blocked), ds.edgeTime(u.i, blocked));
     for (const p of ds.bookmarksOf(u.i)) {
       const post = posts[p];
-      const bAt = new Date(Date.parse(post.createdAt) + 5000).toISOString();
-      yield { ...keys.bookmark(u.id, post.id), ...keys.bookmarkIndexes(u.id, post.id, bAt), type: 'BOOKMARK', userId: u.id, postId: post.id, createdAt: bAt };
+      yield lib.bookmarkItem(u.id, post.id, new Date(Date.parse(post.createdAt) + 5000).toISOString());
     }
     // One trace per user, with a few records of the user's own.
     const trace = { traceId: ds.traceOf(u.i), scenarioId: 'bench', stepId: '', simTimestamp: Date.parse(u.createdAt) };
@@ -53,35 +45,31 @@ export function* itemsOf(ds, lib, passwordHash) {
     const top = post.comments;
     const all = top.length + top.reduce((n, c) => n + c.replies.length, 0);
     yield {
-      ...keys.post(post.id), ...keys.postIndexes(post.id, userId(post.author)), type: 'POST', id: post.id,
-      author: userId(post.author), image: IMAGE, image_public_id: '', caption: `Post ${post.index} of the benchmark`,
-      createdAt: post.createdAt, updatedAt: post.createdAt, likesCount: post.likers.length, commentsCount: all,
+      ...lib.postItem(post.id, userId(post.author), { image: IMAGE, image_public_id: '', caption: `Post ${post.index} of the benchmark` }),
+      likesCount: post.likers.length, commentsCount: all,
       ...(top.length ? { lastCommentAt: top[top.length - 1].createdAt } : {}),
     };
     for (const [k, l] of post.likers.entries()) {
-      const at = new Date(Date.parse(post.createdAt) + 1000 + k).toISOString();
-      yield { ...keys.postLike(post.id, userId(l)), ...keys.likeIndexes(post.id, userId(l), at), type: 'LIKE', targetType: 'POST', postId: post.id, userId: userId(l), createdAt: at };
+      yield lib.postLikeItem(post.id, userId(l), new Date(Date.parse(post.createdAt) + 1000 + k).toISOString());
     }
   }
-  for (let s = 0; s < FEED_SHARDS; s++) yield { ...keys.postCounterShard(s), type: 'COUNTER', count: shardCounts[s] };
+  // The global post counter's shards, as post creation's `ADD count 1` leaves them.
+  for (let s = 0; s < FEED_SHARDS; s++) yield { ...keys.postCounterShard(s), count: shardCounts[s] };
 
-  // The authors a comment carries, as lib/comments/create.ts writes them: its block checks read them.
   const authorOf = new Map(comments.map((c) => [c.id, userId(c.author)]));
   for (const c of comments) {
     const post = posts[c.post];
     const top = c.parent === null;
     yield {
-      ...keys.comment(c.id), type: 'COMMENT', id: c.id, text: `Comment ${c.id} of the benchmark`, author: userId(c.author),
-      postAuthor: userId(post.author), ...(top ? {} : { parentAuthor: authorOf.get(c.parent) }),
-      post: post.id, parentComment: c.parent, replyTo: c.parent, likesCount: c.likers.length, repliesCount: c.replies.length,
-      createdAt: c.createdAt, updatedAt: c.createdAt,
+      ...lib.commentItem(c.id, {
+        text: `Comment ${c.id} of the benchmark`, author: userId(c.author), post: post.id, parentComment: c.parent, replyTo: c.parent,
+        createdAt: c.createdAt, postAuthor: userId(post.author), ...(top ? {} : { parentAuthor: authorOf.get(c.parent) }),
+        GSI1PK: top ? keys.commentsOf(post.id) : keys.repliesOf(c.parent),
+      }),
+      likesCount: c.likers.length, repliesCount: c.replies.length,
       ...(c.replies.length ? { lastReplyAt: c.replies[c.replies.length - 1].createdAt } : {}),
-      GSI1PK: top ? keys.commentsOf(post.id) : keys.repliesOf(c.parent), GSI1SK: c.createdAt,
     };
-    for (const l of c.likers) {
-      const at = new Date(Date.parse(c.createdAt) + 500).toISOString();
-      yield { ...keys.commentLike(c.id, userId(l)), ...keys.likeIndexes(c.id, userId(l), at), type: 'LIKE', targetType: 'COMMENT', commentId: c.id, userId: userId(l), createdAt: at };
-    }
+    for (const l of c.likers) yield lib.commentLikeItem(c.id, userId(l), new Date(Date.parse(c.createdAt) + 500).toISOString());
   }
 }
 
