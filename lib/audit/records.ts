@@ -3,7 +3,7 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { newId } from '../ids';
 import { db, TABLE } from '../db/client';
-import type { TxItem } from '../db/transact';
+import { transactChange, type TxItem } from '../db/transact';
 import { keys } from '../keys';
 import { config } from '../config';
 import type { TraceContext } from '../http/trace';
@@ -69,6 +69,17 @@ export function logItem(trace: TraceContext, entry: LogEntry): TxItem {
 /** A record written on its own: for requests whose only write is not transactional, or none. */
 export async function writeLog(trace: TraceContext, entry: LogEntry): Promise<void> {
   await db.send(new PutCommand({ TableName: TABLE, Item: toItem(buildLogRecord(trace, entry)) }));
+}
+
+/**
+ * An idempotent change with its record: `items` and the record in one transaction; when
+ * `edge` was already as asked (see transactChange), only a record that nothing changed,
+ * described as `unchanged`. True when it changed something.
+ */
+export async function recordChange(trace: TraceContext, items: TxItem[], edge: TxItem, entry: LogEntry, unchanged: string): Promise<boolean> {
+  const changed = await transactChange([...items, logItem(trace, entry)], edge);
+  if (!changed) await writeLog(trace, { ...entry, description: unchanged, diff: noChange() });
+  return changed;
 }
 
 /** Strips the storage attributes of a log item, leaving the record of the contract. */

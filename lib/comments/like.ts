@@ -3,11 +3,11 @@
 // idempotent no-op: 200, nothing changed, and a record of its own.
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from '../db/client';
-import { transactChange, type TxItem } from '../db/transact';
+import type { TxItem } from '../db/transact';
 import { keys } from '../keys';
 import { NotFound } from '../errors';
-import { logItem, writeLog } from '../audit/records';
-import { diffState, noChange } from '../audit/diff';
+import { recordChange } from '../audit/records';
+import { diffState } from '../audit/diff';
 import type { TraceContext } from '../http/trace';
 import type { Thread } from './access';
 
@@ -79,10 +79,6 @@ export async function setLike(thread: Thread, userId: string, liked: boolean, au
       ...(comment.parentComment ? [exists(keys.comment(comment.parentComment))] : []),
     ]
     : [moveLikes(comment.id, -1)];
-  const changed = await transactChange(
-    [...guards, edgeItem, logItem(audit.trace, { ...entry, diff: diffState({ isLiked: !liked }, { isLiked: liked }) })],
-    edgeItem,
-  );
-  if (!changed) await writeLog(audit.trace, { ...entry, description: `${entry.description} (no change)`, diff: noChange() });
+  await recordChange(audit.trace, [...guards, edgeItem], edgeItem, { ...entry, diff: diffState({ isLiked: !liked }, { isLiked: liked }) }, `${entry.description} (no change)`);
   return likesCount(comment.id);
 }

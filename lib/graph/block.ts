@@ -5,10 +5,10 @@
 // fail and the block is retried on a fresh read. Follow transactions in turn assert
 // that no block exists, so a follow and a block can never both survive.
 import { TABLE } from '../db/client';
-import { ConditionFailed, transact, transactChange, type TxItem } from '../db/transact';
+import { ConditionFailed, transact, type TxItem } from '../db/transact';
 import { keys } from '../keys';
 import { NotFound } from '../errors';
-import { logItem, writeLog } from '../audit/records';
+import { logItem, recordChange, writeLog } from '../audit/records';
 import { diffState, noChange } from '../audit/diff';
 import type { TraceContext } from '../http/trace';
 import { blockEdge, existing, moveCounters, targetExists } from './edges';
@@ -67,26 +67,12 @@ export async function block(callerId: string, targetId: string, trace: TraceCont
 
 export async function unblock(callerId: string, targetId: string, trace: TraceContext, payload: Record<string, unknown>): Promise<{ changed: boolean }> {
   const del: TxItem = { op: { Delete: { TableName: TABLE, Key: keys.block(callerId, targetId), ConditionExpression: 'attribute_exists(PK)' } } };
-  const changed = await transactChange([
-    targetExists(targetId),
-    del,
-    moveCounters(callerId, { blockedCount: -1 }),
-    logItem(trace, {
-      type: 'USER_UNBLOCKED',
-      description: `User ${callerId} unblocked user ${targetId}.`,
-      actorId: callerId,
-      payload,
-      diff: diffState({ blockerId: callerId, blockedId: targetId }, null),
-    }),
-  ], del);
-  if (!changed) {
-    await writeLog(trace, {
-      type: 'USER_UNBLOCKED',
-      description: `User ${callerId} does not block user ${targetId}; nothing changed.`,
-      actorId: callerId,
-      payload,
-      diff: noChange(),
-    });
-  }
+  const changed = await recordChange(trace, [targetExists(targetId), del, moveCounters(callerId, { blockedCount: -1 })], del, {
+    type: 'USER_UNBLOCKED',
+    description: `User ${callerId} unblocked user ${targetId}.`,
+    actorId: callerId,
+    payload,
+    diff: diffState({ blockerId: callerId, blockedId: targetId }, null),
+  }, `User ${callerId} does not block user ${targetId}; nothing changed.`);
   return { changed };
 }

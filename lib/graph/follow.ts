@@ -3,11 +3,11 @@
 // concurrency. A repeated follow or an unfollow without a follow is a 200 no-op whose
 // record is written on its own (the transaction's edge condition tells us which case it is).
 import { TABLE } from '../db/client';
-import { transactChange, type TxItem } from '../db/transact';
+import type { TxItem } from '../db/transact';
 import { keys } from '../keys';
 import { FollowLimitReached, Forbidden, NotFound } from '../errors';
-import { logItem, writeLog } from '../audit/records';
-import { diffState, noChange } from '../audit/diff';
+import { recordChange } from '../audit/records';
+import { diffState } from '../audit/diff';
 import type { TraceContext } from '../http/trace';
 import { FOLLOW_LIMIT, followEdge, followersCountOf, moveCounters } from './edges';
 
@@ -33,7 +33,7 @@ export async function follow(callerId: string, targetId: string, trace: TraceCon
   // The order of the items decides which answer wins when several conditions fail at once:
   // blocks and a missing target first, then "already following" (a no-op, even at the
   // limit), then the limit.
-  const changed = await transactChange([
+  const changed = await recordChange(trace, [
     noBlock(callerId, targetId, () => new Forbidden('You blocked this user. Unblock them to follow them.')),
     noBlock(targetId, callerId, () => new NotFound('user')),
     moveCounters(targetId, { followersCount: 1 }, () => new NotFound('user')),
@@ -50,50 +50,30 @@ export async function follow(callerId: string, targetId: string, trace: TraceCon
       },
       onConditionFailed: () => new FollowLimitReached(FOLLOW_LIMIT),
     },
-    logItem(trace, {
-      type: 'USER_FOLLOWED',
-      description: `User ${callerId} followed user ${targetId}.`,
-      actorId: callerId,
-      payload,
-      diff: diffState(null, { followerId: callerId, followeeId: targetId, createdAt: edge.createdAt }),
-    }),
-  ], put);
-  if (!changed) {
-    await writeLog(trace, {
-      type: 'USER_FOLLOWED',
-      description: `User ${callerId} already follows user ${targetId}; nothing changed.`,
-      actorId: callerId,
-      payload,
-      diff: noChange(),
-    });
-  }
+  ], put, {
+    type: 'USER_FOLLOWED',
+    description: `User ${callerId} followed user ${targetId}.`,
+    actorId: callerId,
+    payload,
+    diff: diffState(null, { followerId: callerId, followeeId: targetId, createdAt: edge.createdAt }),
+  }, `User ${callerId} already follows user ${targetId}; nothing changed.`);
   return { changed, followersCount: await followersCountOf(targetId) };
 }
 
 export async function unfollow(callerId: string, targetId: string, trace: TraceContext, payload: Record<string, unknown>): Promise<FollowResult> {
   const del: TxItem = { op: { Delete: { TableName: TABLE, Key: keys.follow(callerId, targetId), ConditionExpression: 'attribute_exists(PK)' } } };
-  const changed = await transactChange([
+  const changed = await recordChange(trace, [
     // To someone they blocked, a user does not exist.
     noBlock(targetId, callerId, () => new NotFound('user')),
     moveCounters(targetId, { followersCount: -1 }, () => new NotFound('user')),
     del,
     moveCounters(callerId, { followingCount: -1 }),
-    logItem(trace, {
-      type: 'USER_UNFOLLOWED',
-      description: `User ${callerId} unfollowed user ${targetId}.`,
-      actorId: callerId,
-      payload,
-      diff: diffState({ followerId: callerId, followeeId: targetId }, null),
-    }),
-  ], del);
-  if (!changed) {
-    await writeLog(trace, {
-      type: 'USER_UNFOLLOWED',
-      description: `User ${callerId} does not follow user ${targetId}; nothing changed.`,
-      actorId: callerId,
-      payload,
-      diff: noChange(),
-    });
-  }
+  ], del, {
+    type: 'USER_UNFOLLOWED',
+    description: `User ${callerId} unfollowed user ${targetId}.`,
+    actorId: callerId,
+    payload,
+    diff: diffState({ followerId: callerId, followeeId: targetId }, null),
+  }, `User ${callerId} does not follow user ${targetId}; nothing changed.`);
   return { changed, followersCount: await followersCountOf(targetId) };
 }

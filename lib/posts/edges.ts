@@ -4,11 +4,11 @@
 // there fails its condition, and the request becomes a logged no-op: liking twice
 // leaves one like and the counter exact, however many requests race.
 import { TABLE } from '../db/client';
-import { transactChange, type TxItem } from '../db/transact';
+import type { TxItem } from '../db/transact';
 import { keys } from '../keys';
 import { Forbidden, NotFound } from '../errors';
-import { logItem, writeLog } from '../audit/records';
-import { diffState, noChange } from '../audit/diff';
+import { recordChange } from '../audit/records';
+import { diffState } from '../audit/diff';
 import type { TraceContext } from '../http/trace';
 import type { PostItem } from './model';
 
@@ -69,9 +69,7 @@ interface Mutation {
 async function apply(c: EdgeContext, m: Mutation): Promise<boolean> {
   const log = { type: m.type, description: m.description, actorId: c.callerId, payload: c.payload };
   // Guards come first: when one fails with the edge, the guard's error is the answer.
-  const changed = await transactChange([...m.guards, ...m.steps, m.edge, logItem(c.trace, { ...log, diff: m.diff })], m.edge);
-  if (!changed) await writeLog(c.trace, { ...log, description: `${m.description} (no change)`, diff: noChange() });
-  return changed;
+  return recordChange(c.trace, [...m.guards, ...m.steps, m.edge], m.edge, { ...log, diff: m.diff }, `${m.description} (no change)`);
 }
 
 /** The like edge of a post. */
