@@ -54,7 +54,7 @@ export const identifier = () =>
 /** An integer query parameter within bounds, with a default. */
 export function intParam(min: number, max: number, fallback: number) {
   return z.pipe(
-    z._default(z.string().check(z.regex(/^\d{1,6}$/, `must be a whole number from ${min} to ${max}`)), String(fallback)),
+    z._default(z.string().check(z.regex(new RegExp(`^\\d{1,${String(max).length}}$`), `must be a whole number from ${min} to ${max}`)), String(fallback)),
     z.pipe(z.transform(Number), z.number().check(z.gte(min), z.lte(max))),
   );
 }

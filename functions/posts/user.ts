@@ -5,7 +5,7 @@ import { NotFound } from '../../lib/errors';
 import { resolveUserId } from '../../lib/users/repo';
 import { visibleUser } from '../../lib/graph/lookup';
 import { authorPosts } from '../../lib/posts/by-author';
-import { pageQuery, pagination } from '../../lib/posts/pages';
+import { EAGER_DEPTH, pageQuery, pageWindow, pagination } from '../../lib/posts/pages';
 import { presentPosts } from '../../lib/posts/present';
 
 export const params = z.strictObject({ identifier: identifier() });
@@ -14,16 +14,19 @@ export const query = pageQuery();
 export const handler = http({ params, query }, async ({ params, query, caller }) => {
   const authorId = await resolveUserId(params.identifier);
   if (!authorId) throw new NotFound('user');
-  const [author, items] = await Promise.all([
+  const { skip } = pageWindow(query.page, query.limit);
+  const [author, early] = await Promise.all([
     visibleUser(caller.userId, authorId),
-    authorPosts(authorId, query.page, query.limit),
+    skip < EAGER_DEPTH ? authorPosts(authorId, query.page, query.limit) : undefined,
   ]);
   // To someone they blocked, the author and their posts do not exist.
   if (!author) throw new NotFound('user');
+  const total = author.postsCount ?? 0;
+  const items = early ?? (skip < total ? await authorPosts(authorId, query.page, query.limit) : []);
   return {
     body: {
       posts: await presentPosts(items, caller.userId),
-      pagination: pagination(query.page, query.limit, author.postsCount ?? 0),
+      pagination: pagination(query.page, query.limit, total),
     },
   };
 });

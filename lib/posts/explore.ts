@@ -16,6 +16,7 @@ import { INDEX, keys } from '../keys';
 import type { UserItem } from '../users/model';
 import { HIDDEN_LIMIT, type BlockLists } from '../graph/hidden';
 import { FeedReader } from './feed';
+import { EAGER_DEPTH, pageWindow } from './pages';
 import type { PostItem } from './model';
 
 type Page = { items: Record<string, unknown>[]; next?: Record<string, unknown> };
@@ -118,13 +119,16 @@ export async function explore<T>(
   limit: number,
   present: (posts: PostItem[]) => Promise<T[]>,
 ): Promise<{ posts: T[]; totalPosts: number }> {
-  const need = page * limit;
-  const feed = new FeedReader().start(need);
+  const { skip, need } = pageWindow(page, limit);
+  const eager = skip < EAGER_DEPTH ? new FeedReader().start(need) : undefined;
   const [me, live, excluded] = await Promise.all([caller.user(), livePostCount(), excludedAuthors(caller.userId, caller.blockLists())]);
   const keep = (p: PostItem) => p.author !== caller.userId && !excluded.has(p.author);
-  const [excludedPosts, posts] = await Promise.all([
-    postsOf(excluded),
-    feed.take(need, keep).then((all) => present(all.slice((page - 1) * limit))),
-  ]);
-  return { posts, totalPosts: Math.max(0, live - (me.postsCount ?? 0) - excludedPosts) };
+  const total = postsOf(excluded).then((excludedPosts) => Math.max(0, live - (me.postsCount ?? 0) - excludedPosts));
+  const pageOf = async (): Promise<T[]> => {
+    if (!eager && skip >= (await total)) return [];
+    const all = await (eager ?? new FeedReader().start(need)).take(need, keep);
+    return present(all.slice(skip));
+  };
+  const [posts, totalPosts] = await Promise.all([pageOf(), total]);
+  return { posts, totalPosts };
 }

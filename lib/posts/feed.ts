@@ -50,6 +50,8 @@ export class FeedReader {
 
   start(perShard: number): this {
     this.first = Promise.all(this.shards.map((s) => readShard(s, perShard))).then(() => undefined);
+    // Started ahead of other reads: when one of those fails first, nobody awaits this one.
+    this.first.catch(() => undefined);
     return this;
   }
 

@@ -2,7 +2,18 @@
 import * as z from 'zod/mini';
 import { intParam } from '../fields';
 
-export const pageQuery = () => z.strictObject({ page: intParam(1, 999_999, 1), limit: intParam(1, 50, 10) });
+// Any page a JSON number holds exactly: one past the end is an empty page, not an error.
+export const pageQuery = () => z.strictObject({ page: intParam(1, Number.MAX_SAFE_INTEGER, 1), limit: intParam(1, 50, 10) });
+
+/**
+ * Pages whose first item lies this deep start reading only once the total says they are not
+ * past the end: a made-up page number never makes a request read a whole index for nothing.
+ * Shallower pages read beside the total (one round trip fewer).
+ */
+export const EAGER_DEPTH = 500;
+
+/** Index of the page's first item, and how many items up to its last. */
+export const pageWindow = (page: number, limit: number) => ({ skip: (page - 1) * limit, need: page * limit });
 
 export interface PagePagination {
   currentPage: number;

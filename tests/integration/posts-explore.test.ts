@@ -5,6 +5,8 @@ import { makePost, users } from '../support/posts';
 import { block, follow } from '../support/graph';
 import { handler as exploreH } from '../../functions/posts/explore';
 import { handler as like } from '../../functions/posts/like';
+import { db } from '../../lib/db/client';
+import { keys } from '../../lib/keys';
 
 async function walk(token: string, limit: number) {
   const ids: string[] = [];
@@ -66,6 +68,30 @@ describe('GET /posts/explore', () => {
     expect(res.body.posts).toEqual([]);
     expect(res.body.pagination.totalPosts).toBeGreaterThan(0);
     expect(res.body.pagination).toMatchObject({ currentPage: 99999, hasNextPage: false, hasPrevPage: true });
+  });
+
+  it('answers any page a JSON number holds; one past the end is empty and reads no feed', async () => {
+    const me = await makeUser();
+    const first = await call(exploreH, 'GET /posts/explore', { token: me.token, query: { limit: '50' } });
+    const sent = jest.spyOn(db, 'send');
+    try {
+      for (const page of ['1000000', String(Number.MAX_SAFE_INTEGER)]) {
+        sent.mockClear();
+        const res = await call(exploreH, 'GET /posts/explore', { token: me.token, query: { page, limit: '50' } });
+        expect(res.status).toBe(200);
+        expect(res.body.posts).toEqual([]);
+        expect(res.body.pagination).toEqual({
+          currentPage: Number(page), totalPages: first.body.pagination.totalPages, totalPosts: first.body.pagination.totalPosts, hasNextPage: false, hasPrevPage: true,
+        });
+        const feedQueries = sent.mock.calls.filter(([c]) => JSON.stringify(c.input).includes(`"${keys.feedShard(0).slice(0, -1)}`));
+        expect(feedQueries).toEqual([]);
+      }
+    } finally {
+      sent.mockRestore();
+    }
+    const over = await call(exploreH, 'GET /posts/explore', { token: me.token, query: { page: '9007199254740992' } });
+    expect(over.status).toBe(400);
+    expect(over.body.details).toEqual([{ path: 'page', message: expect.stringMatching(/at most 9007199254740991/) }]);
   });
 
   it.each([[{ page: '0' }], [{ page: '-1' }], [{ page: 'abc' }], [{ limit: '0' }], [{ limit: '51' }], [{ limit: '2.5' }], [{ cursor: 'x' }]])(

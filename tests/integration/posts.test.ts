@@ -13,6 +13,12 @@ import { handler as unbookmark } from '../../functions/posts/unbookmark';
 import { handler as likesH } from '../../functions/posts/likes';
 import { handler as trace } from '../../functions/logs/trace';
 import { FEED_SHARDS, keys, shardOf } from '../../lib/keys';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { db, TABLE } from '../../lib/db/client';
+import { batchWrite } from '../../lib/db/batch';
+import { newId } from '../../lib/ids';
+import { postItem } from '../../lib/posts/write';
+import { EAGER_DEPTH } from '../../lib/posts/pages';
 
 const img = JSON.stringify(['https://cdn.example.test/a.jpg']);
 const likeEdges = async (postId: string) => (await queryAll(`POST#${postId}`)).filter((i) => String(i.SK).startsWith('LIKE#'));
@@ -102,6 +108,37 @@ describe('GET /posts/{post_id} and GET /posts/user/{identifier}', () => {
       expect(bad.body.code).toBe('VALIDATION_ERROR');
     }
     expect((await call(userPosts, 'GET /posts/user/{identifier}', { token: b.token, params: { identifier: 'nobody_here_x' } })).status).toBe(404);
+  });
+
+  it('deep pages of an author read only once the total says they hold posts; past the end reads nothing', async () => {
+    const [a, b] = await users(2);
+    const N = EAGER_DEPTH + 5;
+    const ids = Array.from({ length: N }, () => newId());
+    // Stored as creation stores them, minus the global feed's keys (this table's feed counters stay exact).
+    await batchWrite(ids.map((id) => {
+      const { GSI2PK: _pk, GSI2SK: _sk, ...item } = postItem(id, a.id, { image: img, caption: 'deep', image_public_id: '' });
+      return { PutRequest: { Item: item } };
+    }));
+    await db.send(new UpdateCommand({ TableName: TABLE, Key: keys.user(a.id), UpdateExpression: 'SET postsCount = :n', ExpressionAttributeValues: { ':n': N } }));
+    const newest = [...ids].reverse();
+    const page = async (n: number | string) => {
+      const res = await call(userPosts, 'GET /posts/user/{identifier}', { token: b.token, params: { identifier: a.id }, query: { page: String(n), limit: '2' } });
+      expect(res.status).toBe(200);
+      expect(res.body.pagination.totalPosts).toBe(N);
+      return res.body.posts.map((p: { _id: string }) => p._id);
+    };
+    expect(await page(EAGER_DEPTH / 2 + 1)).toEqual(newest.slice(EAGER_DEPTH, EAGER_DEPTH + 2));
+    expect(await page(EAGER_DEPTH / 2 + 3)).toEqual(newest.slice(EAGER_DEPTH + 4));
+    const sent = jest.spyOn(db, 'send');
+    try {
+      for (const n of [EAGER_DEPTH / 2 + 4, Number.MAX_SAFE_INTEGER]) {
+        sent.mockClear();
+        expect(await page(n)).toEqual([]);
+        expect(sent.mock.calls.filter(([c]) => JSON.stringify(c.input).includes(keys.postsOf(a.id)))).toEqual([]);
+      }
+    } finally {
+      sent.mockRestore();
+    }
   });
 });
 
