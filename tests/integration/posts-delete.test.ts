@@ -118,7 +118,7 @@ describe('the cleanup worker and index lag', () => {
   const deletePost = async (token: string, postId: string) =>
     expect((await call(del, 'DELETE /posts/{post_id}', { token, params: { post_id: postId } })).status).toBe(200);
 
-  it('waits until the indexes have settled after the deletion before it looks for children', async () => {
+  it('waits until the indexes have settled after the job was first taken up before it looks for children', async () => {
     const [author, fan] = await users(2);
     const p = await makePost(author!);
     const c1 = await comment(p._id, fan!.id);
@@ -145,19 +145,36 @@ describe('the cleanup worker and index lag', () => {
     expect(await getItem(keys.cleanupJob('post', p._id))).toBeUndefined();
   });
 
-  it('a job older than the settle time starts at once; a worker out of time does not wait', async () => {
+  it('a worker out of time does not wait; the next run waits only the rest; once settled a run starts at once', async () => {
     const [author] = await users(1);
     const p = await makePost(author!);
     await deletePost(author!.token, p._id);
-    const sleep = jest.fn(async () => undefined);
+    const sleep = jest.fn(async (_ms: number) => undefined);
     expect(await runCleanup('post', p._id, { keepGoing: () => false, sleep })).toEqual({ done: false, deleted: 0 });
     expect(sleep).not.toHaveBeenCalled();
+    const firstRun = Date.parse(String((await getItem(keys.cleanupJob('post', p._id)))!.firstRunAt));
+    // The job's createdAt was stamped before the deletion committed: the wait counts from the first run.
+    expect(firstRun).toBeGreaterThanOrEqual(Date.parse(String((await getItem(keys.cleanupJob('post', p._id)))!.createdAt)));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(await runCleanup('post', p._id, { keepGoing: () => false, settleMs: 60_000, sleep })).toEqual({ done: false, deleted: 0 });
+    expect(sleep).not.toHaveBeenCalled();
+    // A run with time left waits the rest of the settle time from the first run, not a fresh one.
+    const rest: number[] = [];
+    const t0 = Date.now();
+    expect(await runCleanup('post', p._id, { keepGoing: () => true, settleMs: 60_000, sleep: async (ms) => { rest.push(ms); } })).toEqual({ done: true, deleted: 0 });
+    expect(rest).toHaveLength(1);
+    expect(rest[0]).toBeLessThanOrEqual(firstRun + 60_000 - t0);
+    expect(rest[0]).toBeGreaterThan(50_000);
+
+    const q = await makePost(author!);
+    await deletePost(author!.token, q._id);
+    expect(await runCleanup('post', q._id, { keepGoing: () => false, sleep })).toEqual({ done: false, deleted: 0 });
     const then = new Date(Date.now() - INDEX_SETTLE_MS - 1000).toISOString();
     await db.send(new UpdateCommand({
-      TableName: TABLE, Key: keys.cleanupJob('post', p._id), UpdateExpression: 'SET createdAt = :then', ExpressionAttributeValues: { ':then': then },
+      TableName: TABLE, Key: keys.cleanupJob('post', q._id), UpdateExpression: 'SET firstRunAt = :then', ExpressionAttributeValues: { ':then': then },
     }));
-    expect(await runCleanup('post', p._id, { keepGoing: () => true, sleep })).toEqual({ done: true, deleted: 0 });
+    expect(await runCleanup('post', q._id, { keepGoing: () => true, sleep })).toEqual({ done: true, deleted: 0 });
     expect(sleep).not.toHaveBeenCalled();
-    expect(await getItem(keys.cleanupJob('post', p._id))).toBeUndefined();
+    expect(await getItem(keys.cleanupJob('post', q._id))).toBeUndefined();
   });
 });
