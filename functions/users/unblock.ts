@@ -9,7 +9,7 @@ export const params = z.strictObject({ identifier: identifier() });
 export const handler = http({ params }, async ({ params, caller, trace }) => {
   const [, targetId] = await Promise.all([
     caller.user(),
-    targetOf(params.identifier, caller.userId, 'You cannot unblock yourself.'),
+    targetOf(params.identifier, caller.userId),
   ]);
   const { changed } = await unblock(caller.userId, targetId, trace, { params });
   return { body: { message: changed ? 'User unblocked successfully' : 'You do not block this user', isBlocked: false } };

@@ -78,8 +78,13 @@ export async function writeLog(trace: TraceContext, entry: LogEntry): Promise<vo
  */
 export async function recordChange(trace: TraceContext, items: TxItem[], edge: TxItem, entry: LogEntry, unchanged: string): Promise<boolean> {
   const changed = await transactChange([...items, logItem(trace, entry)], edge);
-  if (!changed) await writeLog(trace, { ...entry, description: unchanged, diff: noChange() });
+  if (!changed) await recordNoChange(trace, entry, unchanged);
   return changed;
+}
+
+/** The record of a request that changed nothing (an idempotent no-op). */
+export function recordNoChange(trace: TraceContext, entry: LogEntry, unchanged: string): Promise<void> {
+  return writeLog(trace, { ...entry, description: unchanged, diff: noChange() });
 }
 
 /** Strips the storage attributes of a log item, leaving the record of the contract. */

@@ -8,7 +8,7 @@ import { TABLE } from '../db/client';
 import { ConditionFailed, transact, type TxItem } from '../db/transact';
 import { keys } from '../keys';
 import { NotFound } from '../errors';
-import { logItem, recordChange, writeLog } from '../audit/records';
+import { logItem, recordChange, recordNoChange, writeLog } from '../audit/records';
 import { diffState, noChange } from '../audit/diff';
 import type { TraceContext } from '../http/trace';
 import { blockEdge, existing, moveCounters, targetExists } from './edges';
@@ -66,6 +66,11 @@ export async function block(callerId: string, targetId: string, trace: TraceCont
 }
 
 export async function unblock(callerId: string, targetId: string, trace: TraceContext, payload: Record<string, unknown>): Promise<{ changed: boolean }> {
+  // Nobody blocks themselves (and one transaction may not touch the user item twice).
+  if (targetId === callerId) {
+    await recordNoChange(trace, { type: 'USER_UNBLOCKED', description: '', actorId: callerId, payload }, `User ${callerId} does not block themselves; nothing changed.`);
+    return { changed: false };
+  }
   const del: TxItem = { op: { Delete: { TableName: TABLE, Key: keys.block(callerId, targetId), ConditionExpression: 'attribute_exists(PK)' } } };
   const changed = await recordChange(trace, [targetExists(targetId), del, moveCounters(callerId, { blockedCount: -1 })], del, {
     type: 'USER_UNBLOCKED',

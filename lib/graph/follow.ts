@@ -6,7 +6,7 @@ import { TABLE } from '../db/client';
 import type { TxItem } from '../db/transact';
 import { keys } from '../keys';
 import { FollowLimitReached, Forbidden, NotFound } from '../errors';
-import { recordChange } from '../audit/records';
+import { recordChange, recordNoChange } from '../audit/records';
 import { diffState } from '../audit/diff';
 import type { TraceContext } from '../http/trace';
 import { FOLLOW_LIMIT, followEdge, followersCountOf, moveCounters } from './edges';
@@ -61,6 +61,11 @@ export async function follow(callerId: string, targetId: string, trace: TraceCon
 }
 
 export async function unfollow(callerId: string, targetId: string, trace: TraceContext, payload: Record<string, unknown>): Promise<FollowResult> {
+  // Nobody follows themselves (and one transaction may not touch the user item twice).
+  if (targetId === callerId) {
+    await recordNoChange(trace, { type: 'USER_UNFOLLOWED', description: '', actorId: callerId, payload }, `User ${callerId} does not follow themselves; nothing changed.`);
+    return { changed: false, followersCount: await followersCountOf(targetId) };
+  }
   const del: TxItem = { op: { Delete: { TableName: TABLE, Key: keys.follow(callerId, targetId), ConditionExpression: 'attribute_exists(PK)' } } };
   const changed = await recordChange(trace, [
     // To someone they blocked, a user does not exist.

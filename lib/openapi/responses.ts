@@ -49,11 +49,11 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'POST /users/follow/{identifier}': {
     summary: 'Follow a user (idempotent)', status: 200, body: follow, errors: { 400: ['SELF_ACTION'], 403: ['FORBIDDEN', 'FOLLOW_LIMIT_REACHED'] } },
   'POST /users/unfollow/{identifier}': {
-    summary: 'Unfollow a user (idempotent)', status: 200, body: follow, errors: { 400: ['SELF_ACTION'] } },
+    summary: 'Unfollow a user (idempotent)', status: 200, body: follow },
   'POST /users/block/{identifier}': {
     summary: 'Block a user: removes follows both ways (idempotent)', status: 200, body: { message, isBlocked: { type: 'boolean' } }, errors: { 400: ['SELF_ACTION'] } },
   'POST /users/unblock/{identifier}': {
-    summary: 'Unblock a user (idempotent)', status: 200, body: { message, isBlocked: { type: 'boolean' } }, errors: { 400: ['SELF_ACTION'] } },
+    summary: 'Unblock a user (idempotent)', status: 200, body: { message, isBlocked: { type: 'boolean' } } },
 
   'POST /posts/create': {
     summary: 'Create a post', status: 201, body: { message, post: ref('Post') } },

@@ -99,7 +99,9 @@ describe('POST /users/unblock/{identifier}', () => {
     expect(again.status).toBe(200);
     expect(again.body.isBlocked).toBe(false);
     expect(await counters(a)).toMatchObject({ blockedCount: 0 });
-    expect((await unblock(a, a)).body.code).toBe('SELF_ACTION');
+    // You never block yourself: undoing it is the contract's no-op, not SELF_ACTION.
+    expect((await unblock(a, a)).body).toEqual({ success: true, message: 'You do not block this user', isBlocked: false });
+    expect(await counters(a)).toMatchObject({ blockedCount: 0 });
     expect((await unblock(a, '01ARZ3NDEKTSV4RRFFQ69G5FAV')).status).toBe(404);
   });
 });

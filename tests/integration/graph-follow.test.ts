@@ -133,12 +133,14 @@ describe('POST /users/unfollow/{identifier}', () => {
     expect(records[0]).toMatchObject({ action: { type: 'USER_UNFOLLOWED' }, stateDiff: { changes: [] } });
   });
 
-  it('answers 404 when the target blocked the caller or does not exist, 400 for yourself', async () => {
+  it('answers 404 when the target blocked the caller or does not exist; unfollowing yourself is a no-op', async () => {
     const [a, b] = await users(2);
     await block(b, a);
     expect((await unfollow(a, b)).status).toBe(404);
     expect((await unfollow(a, '01ARZ3NDEKTSV4RRFFQ69G5FAV')).status).toBe(404);
-    expect((await unfollow(a, a)).body.code).toBe('SELF_ACTION');
+    const self = await unfollow(a, a);
+    expect(self.status).toBe(200);
+    expect(self.body).toEqual({ success: true, message: 'You do not follow this user', isFollowing: false, followersCount: 0 });
     expect(await counters(a)).toMatchObject({ followingCount: 0, followersCount: 0 });
   });
 });
