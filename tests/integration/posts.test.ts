@@ -24,6 +24,14 @@ const img = JSON.stringify(['https://cdn.example.test/a.jpg']);
 const likeEdges = async (postId: string) => (await queryAll(`POST#${postId}`)).filter((i) => String(i.SK).startsWith('LIKE#'));
 
 describe('POST /posts/create', () => {
+  it('takes application/json in any letter case and with parameters (and only that type: tests/security)', async () => {
+    const u = await makeUser();
+    for (const type of ['application/json; charset=utf-8', 'Application/JSON', 'application/json ; charset="UTF-8"']) {
+      const res = await call(create, 'POST /posts/create', { token: u.token, rawBody: JSON.stringify({ image: img, caption: type }), headers: { 'content-type': type } });
+      expect(res.status).toBe(201);
+    }
+  });
+
   it('creates the post, moves the counters and writes the log record', async () => {
     const u = await makeUser();
     const traceId = `t-${u.id}`;

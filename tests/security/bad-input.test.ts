@@ -42,7 +42,7 @@ describe.each(rows())('%s', (_key, route) => {
     });
 
     it('refuses a body without a JSON content type with 415', async () => {
-      for (const type of [undefined, 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml', 'json']) {
+      for (const type of [undefined, 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml', 'json', 'application/vnd.api+json', 'application/json-patch+json', 'application/jsonx']) {
         await refused(route, ctx, (v) => ({ rawBody: JSON.stringify(v.body), headers: type ? { 'content-type': type } : ({} as Record<string, string>) }), 415, 'UNSUPPORTED_MEDIA_TYPE');
       }
     });
