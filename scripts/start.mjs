@@ -3,6 +3,7 @@
 // then serverless-offline on http://localhost:3000. Ctrl-C or SIGTERM stops all of it.
 // DYNAMODB_ENDPOINT=<url> uses a DynamoDB that is already running instead.
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ensureTable, startDynamoLocal } from './lib/local-dynamodb.mjs';
@@ -49,6 +50,27 @@ async function waitForHttp(url, timeoutMs) {
     } catch { await new Promise((r) => setTimeout(r, 250)); }
   }
   throw new Error(`serverless-offline did not answer at ${url} within ${timeoutMs / 1000} s`);
+}
+
+/** False when something already listens on the port (an address family the machine lacks is no conflict). */
+function canListen(p, host) {
+  return new Promise((resolve) => {
+    const srv = createServer();
+    srv.once('error', (e) => resolve(e.code === 'EADDRNOTAVAIL' || e.code === 'EAFNOSUPPORT'));
+    srv.listen(p, host, () => srv.close(() => resolve(true)));
+  });
+}
+
+// Checked first: serverless-offline would otherwise fail only after its build, and the
+// readiness check would take another server's answer for its own.
+const busy = [];
+for (const p of [port, port + 1, port + 2]) {
+  if (!(await canListen(p, '127.0.0.1')) || !(await canListen(p, '::'))) busy.push(p);
+}
+if (busy.length) {
+  process.stderr.write(`[aperture] port ${busy.join(', ')} is in use; npm start needs PORT, PORT+1 and PORT+2 (${port}-${port + 2}). `
+    + 'Stop what uses it, or pick other ports: PORT=4000 npm start\n');
+  process.exit(1);
 }
 
 try {
