@@ -28,8 +28,8 @@ if (!claim.Item) {
 const token = await new SignJWT(scope ? { scope } : {})
   .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
   .setSubject(claim.Item.userId)
-  .setIssuer(local.issuer)
-  .setAudience(local.audience)
+  .setIssuer(process.env.JWT_ISSUER || local.issuer)
+  .setAudience(process.env.JWT_AUDIENCE || local.audience)
   .setIssuedAt()
   .setExpirationTime(Math.floor(Date.now() / 1000) + ttl)
   .sign(new TextEncoder().encode(local.jwtSecret));
