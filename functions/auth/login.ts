@@ -5,7 +5,7 @@ import { db, TABLE } from '../../lib/db/client';
 import { keys } from '../../lib/keys';
 import { DUMMY_HASH, verifyPassword } from '../../lib/auth/password';
 import { signToken } from '../../lib/auth/tokens';
-import { assertNotLocked, clearGuard, readGuard, recordFailure } from '../../lib/auth/login-guard';
+import { assertNotLocked, readGuard, recordFailure } from '../../lib/auth/login-guard';
 import { InvalidCredentials } from '../../lib/errors';
 import { getUser, loadEdges, EMBED_LIMIT } from '../../lib/users/repo';
 import { toBaseUser } from '../../lib/users/model';
@@ -36,7 +36,6 @@ export const handler = http({ auth: false, body: loginBody }, async ({ body, tra
   }
   const [edges] = await Promise.all([
     edgesRead,
-    guard ? clearGuard(user.id) : undefined,
     writeLog(trace, {
       type: 'USER_LOGGED_IN',
       description: `User @${user.username} logged in.`,

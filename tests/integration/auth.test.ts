@@ -113,4 +113,15 @@ describe('POST /auth/login', () => {
     expect(retry).toBeGreaterThan(800);
     expect(retry).toBeLessThanOrEqual(900);
   });
+
+  it('counts failures across a successful login: 9, a success, 1 more lock the account', async () => {
+    const u = await makeUser();
+    const attempt = (password: string) => call(login, 'POST /auth/login', { body: { identifier: u.username, password } });
+    for (let i = 0; i < 9; i++) expect((await attempt('wrong-password')).status).toBe(401);
+    expect((await attempt(u.password)).status).toBe(200);
+    expect((await attempt('wrong-password')).status).toBe(401);
+    const locked = await attempt(u.password);
+    expect(locked.status).toBe(429);
+    expect(locked.body.code).toBe('TOO_MANY_ATTEMPTS');
+  });
 });
