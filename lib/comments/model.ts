@@ -60,8 +60,8 @@ export function toComment(item: CommentItem, likes: string[]): Comment {
 
 /** The fields a log record shows of a comment. */
 export function auditable(item: CommentItem): Record<string, unknown> {
-  const { id, text, author, post, parentComment, replyTo, createdAt } = item;
-  return { id, text, author, post, parentComment, replyTo, createdAt };
+  const { id: _id, text, author, post, parentComment, replyTo, createdAt } = item;
+  return { _id, text, author, post, parentComment, replyTo, createdAt };
 }
 
 

@@ -44,8 +44,8 @@ export interface NewUser {
 
 /** What a log record may show of a user: never the hash, never the e-mail. */
 export function auditable(u: Partial<UserItem>): Record<string, unknown> {
-  const { name, username, bio, gender, image } = u;
-  return Object.fromEntries(Object.entries({ name, username, bio, gender, image }).filter(([, v]) => v !== undefined));
+  const { id: _id, name, username, bio, gender, image, emailVerified, createdAt } = u;
+  return Object.fromEntries(Object.entries({ _id, name, username, bio, gender, image, emailVerified, createdAt }).filter(([, v]) => v !== undefined));
 }
 
 /** A new account's user item, counters at zero. */
