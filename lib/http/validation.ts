@@ -22,7 +22,8 @@ export function validation<P extends z.ZodMiniType, Q extends z.ZodMiniType, B e
       if (s.traceProblems.length) throw new ValidationError(s.traceProblems, 'A trace header is malformed.');
       const details: ErrorDetail[] = [];
       const check = (schema: z.ZodMiniType, input: unknown, where: string) => {
-        const r = z.safeParse(schema, input);
+        // The input in each issue tells a wrong type ("must be a string") from a missing field ("is required").
+        const r = z.safeParse(schema, input, { reportInput: true });
         if (!r.success) details.push(...toDetails(r.error.issues, where));
         return r.data;
       };

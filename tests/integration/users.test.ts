@@ -86,6 +86,18 @@ describe('GET /users/{identifier}', () => {
 });
 
 describe('POST /users/profile/edit', () => {
+  it('names a wrong type as such, not as missing (null included), and changes nothing', async () => {
+    const u = await makeUser();
+    const res = await call(edit, 'POST /users/profile/edit', { token: u.token, body: { bio: null, name: 123, gender: ['x'] } });
+    expect(res.status).toBe(400);
+    expect(res.body.details).toEqual(expect.arrayContaining([
+      { path: 'bio', message: 'must be a string' },
+      { path: 'name', message: 'must be a string' },
+      { path: 'gender', message: 'must be a string' },
+    ]));
+    expect(res.body.details).toHaveLength(3);
+  });
+
   it('applies a partial update and moves updatedAt forward', async () => {
     const u = await makeUser({ name: 'Old Name' });
     const before = (await call(me, 'GET /users/me', { token: u.token })).body.user;
