@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { ensureTable, startDynamoLocal } from './lib/local-dynamodb.mjs';
+import { ensureTable, freePort, startDynamoLocal } from './lib/local-dynamodb.mjs';
 import { STACK_FILE } from './lib/local-stack.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -18,6 +18,8 @@ const started = Date.now();
 const say = (msg) => process.stdout.write(`[aperture] ${msg}\n`);
 
 let dynamo;
+/** DynamoDB Local while it starts, so that a stop during start-up still ends it. */
+let dynamoStarting;
 let offline;
 let stopping = false;
 
@@ -28,7 +30,7 @@ async function stop(code = 0) {
   if (offline && offline.exitCode === null) {
     try { process.kill(-offline.pid, 'SIGTERM'); } catch { /* already gone */ }
   }
-  await dynamo?.stop();
+  await (dynamo ?? (await dynamoStarting?.catch(() => undefined)))?.stop();
   rmSync(STACK_FILE, { force: true });
   process.exit(code);
 }
@@ -74,18 +76,29 @@ if (busy.length) {
 }
 
 try {
+  // DynamoDB Local (about 3 s) and serverless-offline (its build, about 10 s) start side by
+  // side: offline only needs the endpoint's address, which is chosen first.
   let endpoint = process.env.DYNAMODB_ENDPOINT;
+  let database;
   if (endpoint) {
     say(`using DynamoDB at ${endpoint}`);
+    database = Promise.resolve();
   } else {
     const path = persist ? `${root}.dynamodb` : undefined;
     if (path) mkdirSync(path, { recursive: true });
-    dynamo = await startDynamoLocal({ path });
-    endpoint = dynamo.endpoint;
-    say(`DynamoDB Local on ${endpoint} (${persist ? 'data kept in .dynamodb/' : 'in memory; --persist keeps data'})`);
+    const dynamoPort = await freePort();
+    endpoint = `http://127.0.0.1:${dynamoPort}`;
+    dynamoStarting = startDynamoLocal({ path, port: dynamoPort });
+    database = dynamoStarting.then((d) => {
+      dynamo = d;
+      say(`DynamoDB Local on ${endpoint} (${persist ? 'data kept in .dynamodb/' : 'in memory; --persist keeps data'})`);
+    });
   }
-  const created = await ensureTable(endpoint, local.tableName);
-  say(`table ${local.tableName} ${created ? 'created' : 'found'}`);
+  const table = database.then(async () => {
+    const created = await ensureTable(endpoint, local.tableName);
+    say(`table ${local.tableName} ${created ? 'created' : 'found'}`);
+  });
+  table.catch(() => undefined); // awaited below; a failure before that point must not crash unhandled
 
   offline = spawn(process.execPath, [
     `${root}node_modules/serverless/bin/serverless.js`, 'offline', 'start', '--stage', 'local',
@@ -106,7 +119,7 @@ try {
   offline.on('exit', (code) => { if (!stopping) { say(`serverless-offline exited (${code})`); stop(code || 1); } });
 
   var ready = false; // eslint-disable-line no-var
-  await waitForHttp(`http://127.0.0.1:${port}/`, 120_000);
+  await Promise.all([table, waitForHttp(`http://127.0.0.1:${port}/`, 120_000)]);
   ready = true;
   writeFileSync(STACK_FILE, JSON.stringify({ baseUrl: `http://localhost:${port}`, dynamodbEndpoint: endpoint, pid: process.pid }, null, 2));
   say(`ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);

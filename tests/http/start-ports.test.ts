@@ -1,0 +1,25 @@
+// `npm start` needs PORT, PORT+1 and PORT+2: with one taken it must refuse at once, naming
+// the port, before starting DynamoDB Local or serverless-offline (which would otherwise
+// take the other server's answer for its own readiness).
+import { spawnSync } from 'node:child_process';
+import { createServer, type Server } from 'node:net';
+import { join } from 'node:path';
+import { freePort } from '../../scripts/lib/local-dynamodb.mjs';
+
+const ROOT = join(__dirname, '..', '..');
+
+it('refuses at once when one of its three ports is taken', async () => {
+  const base = await freePort();
+  const blocker: Server = createServer();
+  await new Promise<void>((resolve) => blocker.listen(base + 1, '127.0.0.1', resolve));
+  try {
+    const res = spawnSync(process.execPath, [join(ROOT, 'scripts/start.mjs')], {
+      cwd: ROOT, env: { ...process.env, PORT: String(base) }, encoding: 'utf8', timeout: 30_000,
+    });
+    expect(res.status).toBe(1);
+    expect(res.stderr).toContain(`port ${base + 1} is in use`);
+    expect(res.stdout).not.toContain('DynamoDB Local on');
+  } finally {
+    await new Promise((r) => blocker.close(r));
+  }
+});
