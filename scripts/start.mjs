@@ -86,7 +86,9 @@ try {
   } else {
     const path = persist ? `${root}.dynamodb` : undefined;
     if (path) mkdirSync(path, { recursive: true });
-    const dynamoPort = await freePort();
+    let dynamoPort = await freePort();
+    // An ephemeral port may be one of ours (a PORT in the ephemeral range): pick again.
+    while (dynamoPort >= port && dynamoPort <= port + 2) dynamoPort = await freePort();
     endpoint = `http://127.0.0.1:${dynamoPort}`;
     dynamoStarting = startDynamoLocal({ path, port: dynamoPort });
     database = dynamoStarting.then((d) => {

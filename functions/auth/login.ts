@@ -31,7 +31,7 @@ export const handler = http({ auth: false, body: loginBody }, async ({ body, tra
   // Unknown account or wrong password: same work, same answer.
   const valid = await verifyPassword(body.password, user?.passwordHash ?? DUMMY_HASH);
   if (!user || !valid || !edgesRead) {
-    if (user) await recordFailure(user.id, guard);
+    if (user) await recordFailure(user.id);
     throw new InvalidCredentials();
   }
   const [edges] = await Promise.all([

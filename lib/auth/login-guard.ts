@@ -1,11 +1,13 @@
 // The login lock (contract section 2): 10 failed logins for one account within 15 minutes
 // lock it for 15 minutes (429 with Retry-After). "Within 15 minutes" is any 15 minutes, not a
 // window fixed at the first failure (which let 9 failures either side of its end through),
-// so the item keeps the times of the account's last 10 failures: bounded, whatever happens.
-// A successful login does not clear them: the contract counts failures, not failures since
-// the last success. Every write is conditional on the version it read, so racing failures
-// are all counted.
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+// so the item keeps the times of the account's recent failures. A successful login does not
+// clear them: the contract counts failures, not failures since the last success.
+// Racing failures are all counted: each appends its time atomically (no condition, no
+// retry), and the answer holds every failure committed before it, so the last of ten racing
+// failures sees all ten and sets the lock. The list is trimmed back to the last 10 times
+// when no other failure wrote in between (otherwise a later failure trims it).
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { db, TABLE } from '../db/client';
 import { keys } from '../keys';
@@ -48,28 +50,47 @@ export function afterFailure(guard: Guard | undefined, now: number): { failedAt:
 }
 
 /** Counts one failure; locks the account when it is the tenth within 15 minutes. */
-export async function recordFailure(userId: string, guard: Guard | undefined): Promise<void> {
-  for (let attempt = 0; attempt < 5; attempt++) {
-    const now = Date.now();
-    const next = afterFailure(guard, now);
-    const version = guard?.version;
-    try {
-      await db.send(new PutCommand({
-        TableName: TABLE,
-        Item: {
-          ...keys.loginGuard(userId),
-          ...next,
-          version: (version ?? 0) + 1,
-          // Gone once neither a failure nor a lock can matter any more.
-          expiresAt: Math.floor((Math.max(now + WINDOW_MS, next.lockedUntil ?? 0)) / 1000) + 60,
-        },
-        ConditionExpression: version === undefined ? 'attribute_not_exists(version)' : 'version = :v',
-        ...(version === undefined ? {} : { ExpressionAttributeValues: { ':v': version } }),
-      }));
-      return;
-    } catch (err) {
-      if (!(err instanceof ConditionalCheckFailedException)) throw err;
-      guard = await readGuard(userId);
-    }
+export async function recordFailure(userId: string): Promise<void> {
+  const now = Date.now();
+  const key = keys.loginGuard(userId);
+  const res = await db.send(new UpdateCommand({
+    TableName: TABLE,
+    Key: key,
+    UpdateExpression: 'SET failedAt = list_append(if_not_exists(failedAt, :none), :now), expiresAt = :exp ADD version :one',
+    ExpressionAttributeValues: { ':none': [], ':now': [now], ':one': 1, ':exp': expiry(now + Math.max(WINDOW_MS, LOCK_MS)) },
+    ReturnValues: 'ALL_NEW',
+  }));
+  const seen = res.Attributes as Guard & { failedAt: number[]; version: number };
+  // The answer ends with this failure; everything before it was committed earlier.
+  const next = afterFailure({ ...seen, failedAt: seen.failedAt.slice(0, -1) }, now);
+  if (next.lockedUntil && next.lockedUntil !== seen.lockedUntil) {
+    await conditional(new UpdateCommand({
+      TableName: TABLE,
+      Key: key,
+      UpdateExpression: 'SET lockedUntil = :until, expiresAt = :exp',
+      // Never shortens or moves a lock in force (a racing failure may have set it first).
+      ConditionExpression: 'attribute_not_exists(lockedUntil) OR lockedUntil <= :now',
+      ExpressionAttributeValues: { ':until': next.lockedUntil, ':now': now, ':exp': expiry(next.lockedUntil) },
+    }));
+  }
+  if (seen.failedAt.length > MAX_FAILURES) {
+    await conditional(new UpdateCommand({
+      TableName: TABLE,
+      Key: key,
+      UpdateExpression: 'SET failedAt = :kept',
+      ConditionExpression: 'version = :v',
+      ExpressionAttributeValues: { ':kept': next.failedAt, ':v': seen.version },
+    }));
+  }
+}
+
+const expiry = (ms: number) => Math.floor(ms / 1000) + 60;
+
+/** A write that may lose to a racing one, which then did what it would have done. */
+async function conditional(command: UpdateCommand): Promise<void> {
+  try {
+    await db.send(command);
+  } catch (err) {
+    if (!(err instanceof ConditionalCheckFailedException)) throw err;
   }
 }

@@ -24,7 +24,7 @@ export function bodyParser(): Middleware {
       }
       const bytes = Buffer.byteLength(body, isBase64Encoded ? 'base64' : 'utf8');
       if (bytes > MAX_BODY_BYTES) throw new PayloadTooLarge(MAX_BODY_BYTES);
-      if (!APPLICATION_JSON.test(request.event.headers['content-type'] ?? '')) throw new UnsupportedMediaType();
+      if (!APPLICATION_JSON.test(request.event.headers?.['content-type'] ?? '')) throw new UnsupportedMediaType();
       // middy's parser reads the raw header names; the normalizer already lower-cased them.
       await parse(request);
       state(request).rawBody = request.event.body;

@@ -114,6 +114,20 @@ describe('POST /auth/login', () => {
     expect(retry).toBeLessThanOrEqual(900);
   });
 
+  it('counts every one of 12 racing failures: the account is locked, the kept times trimmed to 10', async () => {
+    const u = await makeUser();
+    const wrong = await Promise.all(Array.from({ length: 12 }, () => call(login, 'POST /auth/login', { body: { identifier: u.username, password: 'wrong-password' } })));
+    // A request that read the guard after the lock is a 429 and not counted; every 401 is counted.
+    const failed = wrong.filter((r) => r.status === 401).length;
+    expect(wrong.every((r) => r.status === 401 || r.status === 429)).toBe(true);
+    expect(failed).toBeGreaterThanOrEqual(10);
+    const locked = await call(login, 'POST /auth/login', { body: { identifier: u.username, password: u.password } });
+    expect(locked.status).toBe(429);
+    const guard = await getItem(keys.loginGuard(u.id));
+    expect(guard!.failedAt).toHaveLength(10);
+    expect(guard!.version).toBe(failed);
+  });
+
   it('counts failures across a successful login: 9, a success, 1 more lock the account', async () => {
     const u = await makeUser();
     const attempt = (password: string) => call(login, 'POST /auth/login', { body: { identifier: u.username, password } });

@@ -35,8 +35,9 @@ describe('POST /comments/create/{post_id}', () => {
     expect(logs[0]).toMatchObject({
       level: 'INFO', action: { type: 'COMMENT_CREATED' }, actor: { type: 'user', id: commenter!.id },
       payload: { params: { post_id: post.id }, body: { text: 'Nice shot 📷' } },
-      stateDiff: { before: {}, after: { text: 'Nice shot 📷' } },
+      stateDiff: { before: {}, after: { _id: res.body.comment._id, text: 'Nice shot 📷', createdAt: res.body.comment.createdAt } },
     });
+    expect((logs[0] as { stateDiff: { after: object } }).stateDiff.after).not.toHaveProperty('id');
   });
 
   it('counts text in code points: 2200 emoji pass, 2201 characters and blank text are refused', async () => {

@@ -3,7 +3,7 @@
 // answered 401 even then (without hiding the failure from the logs).
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { http } from '../../lib/http';
-import { call } from '../support/invoke';
+import { apiEvent, call, lambdaContext } from '../support/invoke';
 import { makeUser } from '../support/factories';
 import { db, TABLE } from '../../lib/db/client';
 import { keys } from '../../lib/keys';
@@ -59,5 +59,16 @@ describe('unknown routes ($default)', () => {
       const res = await call(notFound, routeKey, opts);
       expect({ routeKey, status: res.status, code: res.body.code }).toEqual({ routeKey, status: 404, code: 'NOT_FOUND' });
     }
+  });
+});
+
+describe('a direct invocation without headers', () => {
+  it('gets the 415 of a body without Content-Type, not a 500', async () => {
+    const { handler: login } = await import('../../functions/auth/login');
+    const event = { ...apiEvent('POST /auth/login', { rawBody: JSON.stringify({ identifier: 'x', password: 'y' }) }) } as Record<string, unknown>;
+    delete event.headers;
+    const res = (await login(event as never, lambdaContext())) as { statusCode: number; body: string };
+    expect(res.statusCode).toBe(415);
+    expect(JSON.parse(res.body)).toMatchObject({ success: false, code: 'UNSUPPORTED_MEDIA_TYPE' });
   });
 });

@@ -138,8 +138,11 @@ describe('POST /users/unfollow/{identifier}', () => {
     await block(b, a);
     expect((await unfollow(a, b)).status).toBe(404);
     expect((await unfollow(a, '01ARZ3NDEKTSV4RRFFQ69G5FAV')).status).toBe(404);
-    const self = await unfollow(a, a);
+    const t = `self-${a.id}`;
+    const self = await unfollow(a, a, { 'X-Trace-Id': t });
     expect(self.status).toBe(200);
+    // A no-op still has its record, which says nothing changed.
+    expect(await queryAll(keys.trace(t))).toEqual([expect.objectContaining({ level: 'INFO', action: expect.objectContaining({ type: 'USER_UNFOLLOWED' }), stateDiff: { before: {}, after: {}, changes: [] } })]);
     expect(self.body).toEqual({ success: true, message: 'You do not follow this user', isFollowing: false, followersCount: 0 });
     expect(await counters(a)).toMatchObject({ followingCount: 0, followersCount: 0 });
   });

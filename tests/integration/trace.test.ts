@@ -74,7 +74,11 @@ describe('log records', () => {
       expect(l.action.description).toMatch(/\w+ .*\./);
     }
     expect(data.logs[0].stateDiff.before).toEqual({});
-    expect(data.logs[0].stateDiff.after).toMatchObject({ name: 'Tracy Trace', username });
+    // Named as the User object names them; never the e-mail (private) or the hash.
+    expect(data.logs[0].stateDiff.after).toEqual({
+      _id: reg.body.user._id, name: 'Tracy Trace', username, bio: '', gender: '', image: '', emailVerified: false, createdAt: reg.body.user.createdAt,
+    });
+    expect(data.logs[0].stateDiff.changes.sort()).toEqual(['_id', 'bio', 'createdAt', 'emailVerified', 'gender', 'image', 'name', 'username']);
     expect(data.logs[2].stateDiff).toMatchObject({ changes: ['bio', 'updatedAt'], before: { bio: '' }, after: { bio: 'second' } });
     expect(data.logs[3].stateDiff.changes.sort()).toEqual(['bio', 'gender', 'updatedAt']);
     expect(data.logs[3].stateDiff).toMatchObject({ before: { bio: 'second', gender: '' }, after: { bio: 'third', gender: 'x' } });
