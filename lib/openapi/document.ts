@@ -56,7 +56,9 @@ function errorResponses(route: DocRoute, extra: Record<number, string[]> = {}): 
   };
   const { spec } = route;
   add(400, 'VALIDATION_ERROR'); // the trace headers can always be malformed
-  if (spec.body) { add(400, 'INVALID_JSON'); add(413, 'PAYLOAD_TOO_LARGE'); add(415, 'UNSUPPORTED_MEDIA_TYPE'); }
+  // Any request may carry a body, and the stack checks it whether or not the route takes one
+  // (a route without a body schema then refuses any field of it).
+  add(400, 'INVALID_JSON'); add(413, 'PAYLOAD_TOO_LARGE'); add(415, 'UNSUPPORTED_MEDIA_TYPE');
   if (spec.auth ?? true) add(401, 'UNAUTHORIZED');
   if (spec.params) add(404, 'NOT_FOUND');
   for (const [status, codes] of Object.entries(extra)) add(Number(status), ...codes);

@@ -100,6 +100,12 @@ describe.each(rows())('%s', (_key, route) => {
     it('refuses a body on a route that takes none', async () => {
       await refused(route, ctx, () => ({ body: { name: 'x' } }), 400, 'VALIDATION_ERROR');
     });
+
+    it('checks a body it does not take like any other: 415, 413, INVALID_JSON (as its OpenAPI entry says)', async () => {
+      await refused(route, ctx, () => ({ rawBody: 'x', headers: { 'content-type': 'text/plain' } }), 415, 'UNSUPPORTED_MEDIA_TYPE');
+      await refused(route, ctx, () => json(JSON.stringify({ pad: 'x'.repeat(101 * KIB) })), 413, 'PAYLOAD_TOO_LARGE');
+      await refused(route, ctx, () => json('{"a":'), 400, 'INVALID_JSON');
+    });
   }
 
   for (const param of route.pathParams) {
