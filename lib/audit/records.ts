@@ -83,7 +83,7 @@ export async function recordChange(trace: TraceContext, items: TxItem[], edge: T
 }
 
 /** The record of a request that changed nothing (an idempotent no-op). */
-export function recordNoChange(trace: TraceContext, entry: LogEntry, unchanged: string): Promise<void> {
+export function recordNoChange(trace: TraceContext, entry: Omit<LogEntry, 'description' | 'diff'>, unchanged: string): Promise<void> {
   return writeLog(trace, { ...entry, description: unchanged, diff: noChange() });
 }
 

@@ -68,7 +68,7 @@ export async function block(callerId: string, targetId: string, trace: TraceCont
 export async function unblock(callerId: string, targetId: string, trace: TraceContext, payload: Record<string, unknown>): Promise<{ changed: boolean }> {
   // Nobody blocks themselves (and one transaction may not touch the user item twice).
   if (targetId === callerId) {
-    await recordNoChange(trace, { type: 'USER_UNBLOCKED', description: '', actorId: callerId, payload }, `User ${callerId} does not block themselves; nothing changed.`);
+    await recordNoChange(trace, { type: 'USER_UNBLOCKED', actorId: callerId, payload }, `User ${callerId} does not block themselves; nothing changed.`);
     return { changed: false };
   }
   const del: TxItem = { op: { Delete: { TableName: TABLE, Key: keys.block(callerId, targetId), ConditionExpression: 'attribute_exists(PK)' } } };

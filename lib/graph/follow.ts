@@ -63,7 +63,7 @@ export async function follow(callerId: string, targetId: string, trace: TraceCon
 export async function unfollow(callerId: string, targetId: string, trace: TraceContext, payload: Record<string, unknown>): Promise<FollowResult> {
   // Nobody follows themselves (and one transaction may not touch the user item twice).
   if (targetId === callerId) {
-    await recordNoChange(trace, { type: 'USER_UNFOLLOWED', description: '', actorId: callerId, payload }, `User ${callerId} does not follow themselves; nothing changed.`);
+    await recordNoChange(trace, { type: 'USER_UNFOLLOWED', actorId: callerId, payload }, `User ${callerId} does not follow themselves; nothing changed.`);
     return { changed: false, followersCount: await followersCountOf(targetId) };
   }
   const del: TxItem = { op: { Delete: { TableName: TABLE, Key: keys.follow(callerId, targetId), ConditionExpression: 'attribute_exists(PK)' } } };

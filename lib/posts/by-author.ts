@@ -5,9 +5,10 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from '../db/client';
 import { INDEX, keys } from '../keys';
 import type { PostItem } from './model';
+import { pageWindow } from './pages';
 
 export async function authorPosts(authorId: string, page: number, limit: number): Promise<PostItem[]> {
-  const need = page * limit;
+  const { skip, need } = pageWindow(page, limit);
   const items: PostItem[] = [];
   let next: Record<string, unknown> | undefined;
   do {
@@ -23,5 +24,5 @@ export async function authorPosts(authorId: string, page: number, limit: number)
     items.push(...((res.Items ?? []) as PostItem[]));
     next = res.LastEvaluatedKey;
   } while (next && items.length < need);
-  return items.slice((page - 1) * limit, need);
+  return items.slice(skip, need);
 }
