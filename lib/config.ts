@@ -12,6 +12,7 @@ const schema = z.object({
   TOKEN_TTL_SECONDS: z._default(z.coerce.number().check(z.int(), z.positive()), 86_400),
   LOG_RETENTION_DAYS: z._default(z.coerce.number().check(z.positive()), 30),
   DYNAMODB_ENDPOINT: z.optional(z.string()),
+  FANOUT_MAX_FOLLOWERS: z._default(z.coerce.number().check(z.int(), z.nonnegative()), 10_000),
   AWS_REGION: z._default(z.string().check(z.minLength(1)), 'us-east-1'),
 });
 
@@ -25,6 +26,8 @@ export interface Config {
   logRetentionDays: number;
   dynamodbEndpoint: string | undefined;
   region: string;
+  /** Authors with more followers than this are read into their followers' feeds, not copied (contract section 11). */
+  fanoutMaxFollowers: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -49,6 +52,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logRetentionDays: e.LOG_RETENTION_DAYS,
     dynamodbEndpoint: e.DYNAMODB_ENDPOINT || undefined,
     region: e.AWS_REGION,
+    fanoutMaxFollowers: e.FANOUT_MAX_FOLLOWERS,
   };
 }
 

@@ -10,6 +10,9 @@ export const FEED_SHARDS = 8;
 /** Shards of the "most followed" index (GSI3) used by suggestions without graph signal. */
 export const POPULAR_SHARDS = 4;
 
+/** Sort-key prefix of the pull sources in a reader's user partition. */
+export const PULL_PREFIX = 'PULL#';
+
 /** A stable small hash of an id, for spreading writes over shards. */
 export function shardOf(id: string, shards: number): number {
   let h = 0;
@@ -105,6 +108,17 @@ export const keys = {
 
   // Idempotency records of creations, per user and key.
   idempotency: (userId: string, key: string) => ({ PK: `IDEMPOTENCY#${userId}#${key}`, SK: 'RESPONSE' }),
+
+  // Home feed (lib/feed): one entry per (reader, post), newest first by the post's ULID. Written
+  // for the author in the post's own transaction and for followers by the fan-out job.
+  homeFeed: (readerId: string) => `HOME#${readerId}`,
+  homeEntry: (readerId: string, postId: string) => ({ PK: keys.homeFeed(readerId), SK: postId }),
+  // A followed author with more than FANOUT_MAX_FOLLOWERS followers: the reader's feed reads
+  // that author's posts when it is read instead of receiving copies.
+  pullSource: (readerId: string, authorId: string) => ({ PK: `USER#${readerId}`, SK: `${PULL_PREFIX}${authorId}` }),
+
+  // Background jobs of the change stream (lib/events/jobs.ts): how far a chunked job has got.
+  job: (kind: string, id: string) => ({ PK: `JOB#${kind}#${id}`, SK: 'JOB' }),
 
   // Background cleanup jobs (deleted posts and comments). GSI1 orders them by the last time a
   // worker took them up, so the sweeper finds the stalled ones with one Query.

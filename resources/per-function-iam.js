@@ -59,6 +59,24 @@ function invokeStatements(targets, functionNameOf) {
   }];
 }
 
+/**
+ * What the event source mapping of a function's stream events needs from the function's role
+ * (serverless would put it on the shared role this plugin replaces): reading the stream, and
+ * sending what failed to the on-failure queue.
+ */
+function streamStatements(events) {
+  const streams = (events ?? []).map((e) => e.stream).filter((s) => s && typeof s === 'object');
+  if (!streams.length) return [];
+  const statements = [{
+    Effect: 'Allow',
+    Action: ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:ListStreams'],
+    Resource: streams.map((s) => s.arn),
+  }];
+  const queues = streams.map((s) => s.destinations?.onFailure).filter((d) => d && d.type === 'sqs').map((d) => d.arn);
+  if (queues.length) statements.push({ Effect: 'Allow', Action: ['sqs:SendMessage'], Resource: queues });
+  return statements;
+}
+
 function tableStatements(actions, indexNames) {
   if (!actions.length) return [];
   const tableArn = { 'Fn::GetAtt': [TABLE, 'Arn'] };
@@ -122,6 +140,7 @@ class PerFunctionIam {
                 },
                 ...tableStatements(declared[name], indexNames),
                 ...invokeStatements(invoke[name], functionNameOf),
+                ...streamStatements(service.getFunction(name).events),
               ],
             },
           }],
@@ -129,6 +148,14 @@ class PerFunctionIam {
       };
       lambda.Properties.Role = { 'Fn::GetAtt': [roleId, 'Arn'] };
       lambda.DependsOn = [...new Set([...(lambda.DependsOn ?? []).filter((d) => d !== 'IamRoleLambdaExecution'), roleId])];
+    }
+    // Event source mappings wait for their function's own role, not the shared one.
+    for (const resource of Object.values(resources)) {
+      if (resource.Type !== 'AWS::Lambda::EventSourceMapping' || !resource.DependsOn) continue;
+      const fnId = resource.Properties?.FunctionName?.['Fn::GetAtt']?.[0];
+      const roleRef = fnId && resources[fnId]?.Properties?.Role?.['Fn::GetAtt']?.[0];
+      const deps = [resource.DependsOn].flat().filter((d) => d !== 'IamRoleLambdaExecution');
+      resource.DependsOn = roleRef ? [...new Set([...deps, roleRef])] : deps;
     }
     // Nothing uses the shared role any more.
     delete resources.IamRoleLambdaExecution;

@@ -1,7 +1,8 @@
 import * as z from 'zod/mini';
 import { http } from '../../lib/http';
 import { idempotencyItem } from '../../lib/http/idempotency';
-import { buildPost, createPost } from '../../lib/posts/write';
+import { buildPost, createPost, fansOut } from '../../lib/posts/write';
+import { config } from '../../lib/config';
 import { toPost } from '../../lib/posts/model';
 import { caption, imagePublicId, postImage } from '../../lib/posts/fields';
 
@@ -13,8 +14,8 @@ export const createBody = z.strictObject({
 
 export const handler = http({ body: createBody, idempotent: true }, async (req) => {
   const { body, caller, trace, params } = req;
-  await caller.user();
-  const post = buildPost(caller.userId, body);
+  const author = await caller.user();
+  const post = buildPost(caller.userId, body, fansOut(author, config.fanoutMaxFollowers));
   const reply = { status: 201, body: { message: 'Post created successfully', post: toPost(post, []) } };
   await createPost(post, trace, { params, body }, idempotencyItem(req, reply));
   return reply;

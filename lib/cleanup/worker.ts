@@ -44,13 +44,7 @@ export interface DrainResult {
 const COMMENT_PREFIX = 'COMMENT#';
 const WRITE_PARALLELISM = 8;
 
-async function deleteAll(items: Key[]): Promise<void> {
-  const chunks: Key[][] = [];
-  for (let i = 0; i < items.length; i += 25) chunks.push(items.slice(i, i + 25));
-  for (let i = 0; i < chunks.length; i += WRITE_PARALLELISM) {
-    await Promise.all(chunks.slice(i, i + WRITE_PARALLELISM).map((c) => batchWrite(c.map((Key) => ({ DeleteRequest: { Key } })))));
-  }
-}
+const deleteAll = (items: Key[]) => batchWrite(items.map((Key) => ({ DeleteRequest: { Key } })), { parallel: WRITE_PARALLELISM });
 
 const isComment = (item: Record<string, unknown>) => item.SK === 'COMMENT' && String(item.PK).startsWith(COMMENT_PREFIX);
 

@@ -54,14 +54,20 @@ export const itemKey = (k: Key) => keyOf(k);
 
 type WriteRequest = NonNullable<BatchWriteCommandInput['RequestItems']>[string][number];
 
-/** BatchWriteItem in chunks of 25, retrying UnprocessedItems; for bulk loads and cleanups. */
-export async function batchWrite(requests: WriteRequest[]): Promise<void> {
-  for (const chunk of chunks(requests, 25)) {
+/**
+ * BatchWriteItem in chunks of 25, retrying UnprocessedItems; for bulk loads, fan-outs and
+ * cleanups. `parallel` chunks are in flight at once (default 1: one after the other).
+ */
+export async function batchWrite(requests: WriteRequest[], opts: { parallel?: number } = {}): Promise<void> {
+  const all = chunks(requests, 25);
+  const send = async (chunk: WriteRequest[]) => {
     let pending = chunk;
     for (let attempt = 0; pending.length; attempt++) {
       await backOff(attempt);
       const res = await db.send(new BatchWriteCommand({ RequestItems: { [TABLE]: pending } }));
       pending = (res.UnprocessedItems?.[TABLE] ?? []) as WriteRequest[];
     }
-  }
+  };
+  const parallel = Math.max(1, opts.parallel ?? 1);
+  for (let i = 0; i < all.length; i += parallel) await Promise.all(all.slice(i, i + parallel).map(send));
 }

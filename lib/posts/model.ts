@@ -18,6 +18,8 @@ export interface PostItem {
   updatedAt: string;
   likesCount: number;
   commentsCount: number;
+  /** false: the author had more than FANOUT_MAX_FOLLOWERS followers; followers' feeds read it at read time. */
+  fanout?: boolean;
   /** createdAt of the newest top-level comment: keeps comment timestamps unique per thread. */
   lastCommentAt?: string;
   GSI1PK: string;

