@@ -7,6 +7,7 @@ import { createServer } from 'node:net';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ensureTable, freePort, startDynamoLocal } from './lib/local-dynamodb.mjs';
+import { startLocalStream } from './lib/local-stream.mjs';
 import { STACK_FILE } from './lib/local-stack.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -21,12 +22,14 @@ let dynamo;
 /** DynamoDB Local while it starts, so that a stop during start-up still ends it. */
 let dynamoStarting;
 let offline;
+let stream;
 let stopping = false;
 
 async function stop(code = 0) {
   if (stopping) return;
   stopping = true;
   say('stopping...');
+  await stream?.stop().catch(() => undefined);
   if (offline && offline.exitCode === null) {
     try { process.kill(-offline.pid, 'SIGTERM'); } catch { /* already gone */ }
   }
@@ -122,10 +125,21 @@ try {
 
   var ready = false; // eslint-disable-line no-var
   await Promise.all([table, waitForHttp(`http://127.0.0.1:${port}/`, 120_000)]);
+  // The change stream: feed fan-out and the other background reactions, delivered to the
+  // consumer function through serverless-offline's Lambda endpoint, as AWS delivers it.
+  stream = startLocalStream({
+    endpoint,
+    tableName: local.tableName,
+    lambdaEndpoint: `http://127.0.0.1:${port + 2}`,
+    deadLetterFile: `${root}.stream-dead-letters.jsonl`,
+    checkpointFile: persist ? `${root}.dynamodb/stream-checkpoint.json` : undefined,
+    say: (msg) => say(`stream: ${msg}`),
+  });
   ready = true;
   writeFileSync(STACK_FILE, JSON.stringify({ baseUrl: `http://localhost:${port}`, dynamodbEndpoint: endpoint, pid: process.pid }, null, 2));
   say(`ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   say(`API: http://localhost:${port}`);
+  say('change stream: polled and delivered to the streamConsumer function (failures kept in .stream-dead-letters.jsonl)');
   say(`register: curl -s -X POST http://localhost:${port}/auth/register -H 'Content-Type: application/json' -d '{"name":"Hedy Lamarr","username":"hedy","email":"hedy@example.com","password":"frequency hopping"}'`);
   say('demo data: npm run seed');
   say('a token for an existing user: npm run token -- <username> [--scope logs:read]');

@@ -74,7 +74,7 @@ export async function react(records: DynamoDBRecord[], reactions: Reaction[]): P
         try {
           // Reactions of one change are independent of each other.
           await Promise.all(matching.map((r) => r.run(change).catch((err: unknown) => {
-            logger.error('reaction_failed', { reaction: r.name, PK: change.PK, SK: change.SK, event: change.event, error: String(err) });
+            logger.error('reaction_failed', { reaction: r.name, PK: change.PK, SK: change.SK, change: change.event, error: String(err) });
             throw err;
           })));
         } catch {

@@ -9,6 +9,8 @@ export interface PollerOptions {
   bisectOnError?: boolean;
   filterPatterns?: Record<string, unknown>[];
   onDeadLetter?(letter: DeadLetter): void | Promise<void>;
+  /** Where a shard without a checkpoint starts: its oldest record (default) or what comes next. */
+  startingPosition?: 'TRIM_HORIZON' | 'LATEST';
   checkpointFile?: string;
   pollMs?: number;
   log?(line: string): void;

@@ -59,7 +59,7 @@ function toLambdaRecord(r, streamArn) {
  * shard has been read to its current end with nothing left to deliver (for the benchmark).
  */
 export function startStreamPoller({
-  endpoint, tableName, invoke, batchSize = 100, maxRetries = 5, bisectOnError = true, filterPatterns = [],
+  endpoint, tableName, invoke, batchSize = 100, maxRetries = 5, bisectOnError = true, filterPatterns = [], startingPosition = 'TRIM_HORIZON',
   onDeadLetter = () => undefined, checkpointFile, pollMs = 100, log = () => undefined,
 }) {
   const dynamo = localClient(endpoint);
@@ -103,7 +103,7 @@ export function startStreamPoller({
     const res = await streams.send(new GetShardIteratorCommand({
       StreamArn: streamArn,
       ShardId: shardId,
-      ...(s.last ? { ShardIteratorType: 'AFTER_SEQUENCE_NUMBER', SequenceNumber: s.last } : { ShardIteratorType: 'TRIM_HORIZON' }),
+      ...(s.last ? { ShardIteratorType: 'AFTER_SEQUENCE_NUMBER', SequenceNumber: s.last } : { ShardIteratorType: startingPosition }),
     }));
     return res.ShardIterator;
   }

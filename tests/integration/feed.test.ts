@@ -38,4 +38,92 @@ describe('GET /posts/feed', () => {
     expect(res.body.pagination).toEqual({ hasMore: false, nextCursor: null });
     expect(res.body.posts[0]).toMatchObject({ _id: post._id, author: author.id, isLiked: true, isBookmarked: true, likesCount: 1, commentsCount: 0, likes: [me.id] });
   });
+
+  it('after a follow, has the 20 newest posts of the followed account within 5 seconds', async () => {
+    const [me, author] = await users(2);
+    const posts = [];
+    for (let i = 0; i < 23; i++) posts.push(await makePost(author));
+    const newest = posts.slice(-20).reverse().map((p) => p._id);
+    expect((await follow(me, author)).status).toBe(200);
+    const ids = await eventually(() => feedIds(me.token), (v) => v.length >= 20, FIVE_SECONDS);
+    expect(ids).toEqual(newest);
+  });
+
+  it('leaves out an unfollowed account at the very next read, and its entries are removed later', async () => {
+    const [me, author, other] = await users(3);
+    await follow(me, author);
+    await follow(me, other);
+    const gone = await makePost(author);
+    const kept = await makePost(other);
+    await eventually(() => feedIds(me.token), (v) => v.length === 2, FIVE_SECONDS);
+    expect((await unfollow(me, author)).status).toBe(200);
+    expect(await feedIds(me.token)).toEqual([kept._id]);
+    const stored = await eventually(() => storedEntries(me.id), (v) => !v.some((e) => e.postId === gone._id));
+    expect(stored.map((e) => e.postId)).toEqual([kept._id]);
+  });
+
+  it('leaves out both sides of a block at the very next read, whoever blocked', async () => {
+    const [me, blockedByMe, blocksMe, friend] = await users(4);
+    for (const u of [blockedByMe, blocksMe, friend]) await follow(me, u);
+    const [a, b, c] = [await makePost(blockedByMe), await makePost(blocksMe), await makePost(friend)];
+    await eventually(() => feedIds(me.token), (v) => v.length === 3, FIVE_SECONDS);
+    expect((await block(me, blockedByMe)).status).toBe(200);
+    expect((await block(blocksMe, me)).status).toBe(200);
+    expect(await feedIds(me.token)).toEqual([c._id]);
+    // The block removed the follows: the stored entries go too.
+    await eventually(() => storedEntries(me.id), (v) => v.length === 1);
+    expect((await storedEntries(me.id)).map((e) => e.postId)).toEqual([c._id]);
+    void a; void b;
+  });
+
+  it('leaves out a deleted post at the very next read, for its author and every follower, and removes its entries', async () => {
+    const [author, f1, f2] = await users(3);
+    await follow(f1, author);
+    await follow(f2, author);
+    const post = await makePost(author);
+    const keep = await makePost(author);
+    await eventually(() => feedIds(f2.token), (v) => v.length === 2, FIVE_SECONDS);
+    await eventually(() => feedIds(f1.token), (v) => v.length === 2, FIVE_SECONDS);
+    expect((await call(deleteH, 'DELETE /posts/{post_id}', { token: author.token, params: { post_id: post._id } })).status).toBe(200);
+    for (const u of [author, f1, f2]) expect(await feedIds(u.token)).toEqual([keep._id]);
+    for (const u of [author, f1, f2]) {
+      const stored = await eventually(() => storedEntries(u.id), (v) => v.length === 1);
+      expect(stored.map((e) => e.postId)).toEqual([keep._id]);
+    }
+  });
+
+  it('pages newest first with an opaque cursor; a walk while new posts arrive yields each post once and skips none', async () => {
+    const [me, a, b] = await users(3);
+    await follow(me, a);
+    await follow(me, b);
+    const before: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      before.push((await makePost(a))._id, (await makePost(b))._id);
+      before.push((await makePost(me))._id);
+    }
+    await eventually(() => feedIds(me.token), (v) => v.length === before.length, FIVE_SECONDS);
+    const arriving: string[] = [];
+    const walked = await walkFeed(me.token, 4, async () => {
+      arriving.push((await makePost(a))._id, (await makePost(me))._id);
+    });
+    expect(new Set(walked).size).toBe(walked.length);
+    expect(walked.filter((id) => before.includes(id))).toEqual([...before].reverse());
+    // Posts that arrived during the walk are newer than its first page: never in its later pages.
+    expect(walked.filter((id) => arriving.includes(id))).toEqual([]);
+  });
+
+  it('refuses a malformed cursor or limit with 400 VALIDATION_ERROR', async () => {
+    const [me] = await users(1);
+    for (const query of [{ cursor: 'not a cursor' }, { cursor: Buffer.from('hello').toString('base64url') }, { limit: '0' }, { limit: '51' }, { limit: 'x' }]) {
+      const res = await feed(me.token, query);
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe('VALIDATION_ERROR');
+    }
+  });
+
+  it('an empty feed is an empty page', async () => {
+    const [me] = await users(1);
+    const res = await feed(me.token);
+    expect(res.body).toEqual({ success: true, posts: [], pagination: { hasMore: false, nextCursor: null } });
+  });
 });

@@ -13,7 +13,7 @@ export interface TestStream {
   invocations: number;
 }
 
-export function startTestStream(opts: { invoke?: typeof handler; maxRetries?: number } = {}): TestStream {
+export function startTestStream(opts: { invoke?: typeof handler; maxRetries?: number; startingPosition?: 'TRIM_HORIZON' | 'LATEST' } = {}): TestStream {
   const mapping = consumerMapping(ROOT);
   const state: TestStream = { poller: undefined as unknown as StreamPoller, deadLetters: [], invocations: 0 };
   state.poller = startStreamPoller({
@@ -22,6 +22,7 @@ export function startTestStream(opts: { invoke?: typeof handler; maxRetries?: nu
     ...mapping,
     ...(opts.maxRetries !== undefined ? { maxRetries: opts.maxRetries } : {}),
     pollMs: 50,
+    startingPosition: opts.startingPosition,
     invoke: async (event) => {
       state.invocations++;
       return (opts.invoke ?? handler)(event as never);

@@ -1,0 +1,68 @@
+// A fan-out to 2,500 followers runs in bounded steps (FANOUT_CHUNK followers each), one stream
+// record after another. A step that fails half-way through its writes is retried from where
+// it started: in the end every follower has the post exactly once, the job is gone, and
+// nothing went to the dead letters.
+import '../support/own-table';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { db, dynamo, TABLE } from '../../lib/db/client';
+import { batchWrite } from '../../lib/db/batch';
+import { keys } from '../../lib/keys';
+import { newId } from '../../lib/ids';
+import { followEdge } from '../../lib/graph/edges';
+import { FANOUT_CHUNK } from '../../lib/feed/fanout';
+import { makePost, users } from '../support/posts';
+import { getItem } from '../support/db';
+import { eventually, startTestStream, type TestStream } from '../support/stream';
+
+const FOLLOWERS = 2_500;
+let stream: TestStream;
+afterAll(() => stream?.poller.stop());
+
+async function entriesOf(postId: string, readers: string[]): Promise<number> {
+  let n = 0;
+  for (let i = 0; i < readers.length; i += 100) {
+    const found = await Promise.all(readers.slice(i, i + 100).map((r) => getItem(keys.homeEntry(r, postId))));
+    n += found.filter(Boolean).length;
+  }
+  return n;
+}
+
+it('resumes a fan-out that failed half-way, without duplicates or gaps', async () => {
+  expect(FOLLOWERS).toBeGreaterThan(2 * FANOUT_CHUNK); // at least three steps
+  const [author] = await users(1);
+  // Followers as edges (the fan-out reads the author's followers index; nothing else of them).
+  const followerIds = Array.from({ length: FOLLOWERS }, () => newId());
+  const at = new Date(Date.now() - 60_000).toISOString();
+  await batchWrite(followerIds.map((f) => ({ PutRequest: { Item: followEdge(f, author.id, at) } })), { parallel: 8 });
+
+  // The 60th BatchWrite the consumer sends (in the fan-out's second step: 40 per step of 1,000) fails once.
+  let batchWrites = 0;
+  let injected = 0;
+  dynamo.middlewareStack.add((next, context) => async (args) => {
+    if (context.commandName === 'BatchWriteItemCommand' && ++batchWrites === 60) {
+      injected++;
+      throw new Error('injected failure half-way through a fan-out step');
+    }
+    return next(args);
+  }, { step: 'initialize', name: 'injectFailure' });
+  // From here on: the fixture's 2,500 follows are not this test's subject (their backfills would run first).
+  stream = startTestStream({ startingPosition: 'LATEST' });
+  await stream.poller.idle();
+
+  const post = await makePost(author);
+  const count = await eventually(() => entriesOf(post._id, followerIds), (n) => n === FOLLOWERS, 30_000);
+  expect(injected).toBe(1);
+  expect(count).toBe(FOLLOWERS);
+  // The job finished: its item is gone once the last step is done.
+  const job = await eventually(() => getItem(keys.job('fanout', `${post._id}#add`)), (v) => v === undefined);
+  expect(job).toBeUndefined();
+  // No follower has a second entry: the feed partition holds each post once by its key, and
+  // the whole partition of a follower is exactly this one post.
+  const sample = await db.send(new QueryCommand({
+    TableName: TABLE, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': keys.homeFeed(followerIds[1234]!) },
+  }));
+  expect(sample.Items?.map((i) => i.SK)).toEqual([post._id]);
+  expect(stream.deadLetters).toEqual([]);
+  // The failed step was delivered again: more invocations than steps.
+  expect(stream.invocations).toBeGreaterThanOrEqual(Math.ceil(FOLLOWERS / FANOUT_CHUNK) + 1);
+}, 120_000);

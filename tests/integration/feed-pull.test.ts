@@ -1,0 +1,59 @@
+// Authors with more than FANOUT_MAX_FOLLOWERS followers (2 in this file) are read into their
+// followers' feeds when the feed is read, not copied (contract section 11).
+import '../support/fanout-max';
+import '../support/own-table';
+import { makePost, users } from '../support/posts';
+import { follow, unfollow, block } from '../support/graph';
+import { getItem } from '../support/db';
+import { eventually, startTestStream, type TestStream } from '../support/stream';
+import { feedIds, storedEntries, walkFeed } from '../support/feed';
+import { keys } from '../../lib/keys';
+import { config } from '../../lib/config';
+
+const FIVE_SECONDS = 5_000;
+let stream: TestStream;
+beforeAll(() => { stream = startTestStream(); });
+afterAll(() => stream.poller.stop());
+afterEach(() => expect(stream.deadLetters).toEqual([]));
+
+it('reads FANOUT_MAX_FOLLOWERS from the environment', () => {
+  expect(config.fanoutMaxFollowers).toBe(2);
+});
+
+describe('a read-time author', () => {
+  it('is copied to no follower, yet every follower sees the post within 5 seconds, merged in order with copied posts', async () => {
+    const [star, f1, f2, f3, regular] = await users(5);
+    for (const f of [f1, f2, f3]) await follow(f, star);
+    await follow(f1, regular);
+    const early = await makePost(regular);
+    const post = await makePost(star);
+    const late = await makePost(regular);
+    expect(await getItem(keys.post(post._id))).toMatchObject({ fanout: false });
+    expect(await getItem(keys.user(star.id))).toMatchObject({ pullMode: true });
+    for (const f of [f1, f2, f3]) await eventually(() => feedIds(f.token), (v) => v.includes(post._id), FIVE_SECONDS);
+    expect(await feedIds(f1.token)).toEqual([late._id, post._id, early._id]);
+    // Nothing was copied: the followers' feeds hold a pull source, not the post.
+    for (const f of [f1, f2, f3]) {
+      expect((await storedEntries(f.id)).map((e) => e.postId)).not.toContain(post._id);
+      expect(await getItem(keys.pullSource(f.id, star.id))).toBeDefined();
+    }
+    expect(await feedIds(star.token)).toEqual([post._id]);
+  });
+
+  it('reaches a new follower, leaves at once on unfollow or block, and walks without repeats or gaps', async () => {
+    const [star, f1, f2, f3, fan] = await users(5);
+    for (const f of [f1, f2, f3]) await follow(f, star);
+    const posts: string[] = [];
+    for (let i = 0; i < 7; i++) posts.push((await makePost(star))._id);
+    await follow(fan, star);
+    await eventually(() => getItem(keys.pullSource(fan.id, star.id)), (v) => v !== undefined, FIVE_SECONDS);
+    expect(await walkFeed(fan.token, 3)).toEqual([...posts].reverse());
+    expect((await unfollow(fan, star)).status).toBe(200);
+    expect(await feedIds(fan.token)).toEqual([]);
+    await eventually(() => getItem(keys.pullSource(fan.id, star.id)), (v) => v === undefined);
+    expect(await getItem(keys.pullSource(fan.id, star.id))).toBeUndefined();
+    expect((await block(star, f1)).status).toBe(200);
+    expect(await feedIds(f1.token)).toEqual([]);
+    expect((await feedIds(f2.token)).length).toBe(7);
+  });
+});

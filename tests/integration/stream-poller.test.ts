@@ -1,0 +1,106 @@
+// The local delivery of the change stream (scripts/lib/stream-poller.mjs) keeps the event
+// source mapping's promises: every record at least once and in order per shard, filtered as
+// declared, a failing record retried and then sent to the dead letters (never dropped in
+// silence), and a restart with a checkpoint neither replays nor skips.
+import '../support/own-table';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { db, TABLE } from '../../lib/db/client';
+import { startStreamPoller, passesFilters, consumerMapping, type DeadLetter } from '../../scripts/lib/stream-poller.mjs';
+import { ROOT } from '../../scripts/lib/manifests.mjs';
+import { eventually } from '../support/stream';
+
+type Event = { Records: { eventName: string; dynamodb: { Keys: { PK: { S: string } }; SequenceNumber: string } }[] };
+const pkOf = (r: Event['Records'][number]) => r.dynamodb.Keys.PK.S;
+const put = (PK: string, extra: Record<string, unknown> = {}) => db.send(new PutCommand({ TableName: TABLE, Item: { PK, SK: 'X', type: 'TEST', ...extra } }));
+const base = { endpoint: process.env.DYNAMODB_ENDPOINT!, tableName: TABLE, pollMs: 20 };
+
+it('retries a failing record, then dead-letters it and goes on; the batch before it is not delivered twice', async () => {
+  const tag = `dlq-${Date.now()}`;
+  const delivered: string[] = [];
+  const attempts = new Map<string, number>();
+  const deadLetters: DeadLetter[] = [];
+  const poller = startStreamPoller({
+    ...base,
+    maxRetries: 2,
+    startingPosition: 'LATEST',
+    invoke: async (event) => {
+      const records = (event as Event).Records.filter((r) => pkOf(r).startsWith(tag));
+      for (const r of records) {
+        const pk = pkOf(r);
+        attempts.set(pk, (attempts.get(pk) ?? 0) + 1);
+        if (pk.endsWith('#poison')) return { batchItemFailures: [{ itemIdentifier: r.dynamodb.SequenceNumber }] };
+        delivered.push(pk);
+      }
+      return { batchItemFailures: [] };
+    },
+    onDeadLetter: (l) => { deadLetters.push(l); },
+  });
+  await poller.idle();
+  for (const name of ['a', 'b', 'poison', 'c', 'd']) await put(`${tag}#${name}`);
+  await eventually(async () => delivered, (d) => d.includes(`${tag}#d`));
+  await poller.stop();
+  expect(delivered).toEqual(['a', 'b', 'c', 'd'].map((n) => `${tag}#${n}`));
+  expect(attempts.get(`${tag}#poison`)).toBe(3); // the first try and two retries
+  expect(deadLetters).toHaveLength(1);
+  expect(deadLetters[0]).toMatchObject({ attempts: 3, record: { eventName: 'INSERT', dynamodb: { Keys: { PK: { S: `${tag}#poison` } } } } });
+});
+
+it('bisects a batch whose invocation throws until the failing record is alone, and dead-letters only that one', async () => {
+  const tag = `bisect-${Date.now()}`;
+  const delivered = new Set<string>();
+  const deadLetters: DeadLetter[] = [];
+  for (const n of [1, 2, 3, 4, 5, 6]) await put(`${tag}#${n}`);
+  const poller = startStreamPoller({
+    ...base,
+    maxRetries: 1,
+    invoke: async (event) => {
+      const mine = (event as Event).Records.filter((r) => pkOf(r).startsWith(tag));
+      if (mine.some((r) => pkOf(r) === `${tag}#4`)) throw new Error('the function crashed');
+      for (const r of mine) delivered.add(pkOf(r));
+      return undefined;
+    },
+    onDeadLetter: (l) => { deadLetters.push(l); },
+  });
+  await eventually(async () => delivered.size, (n) => n === 5);
+  await poller.stop();
+  expect([...delivered].sort()).toEqual([1, 2, 3, 5, 6].map((n) => `${tag}#${n}`));
+  expect(deadLetters.map((l) => (l.record as Event['Records'][number]).dynamodb.Keys.PK.S)).toEqual([`${tag}#4`]);
+  expect(deadLetters[0]!.error).toBe('the function crashed');
+});
+
+it('resumes after a restart from its checkpoint: nothing replayed, nothing skipped', async () => {
+  const tag = `ckpt-${Date.now()}`;
+  const checkpointFile = join(mkdtempSync(join(tmpdir(), 'aperture-stream-')), 'checkpoint.json');
+  const seen: string[] = [];
+  const invoke = async (event: unknown) => {
+    seen.push(...(event as Event).Records.map(pkOf).filter((pk) => pk.startsWith(tag)));
+    return undefined;
+  };
+  let poller = startStreamPoller({ ...base, invoke, checkpointFile });
+  await put(`${tag}#1`);
+  await eventually(async () => seen, (s) => s.length === 1);
+  await poller.stop();
+  await put(`${tag}#2`); // written while nothing reads the stream
+  poller = startStreamPoller({ ...base, invoke, checkpointFile });
+  await put(`${tag}#3`);
+  await eventually(async () => seen, (s) => s.length >= 3);
+  await poller.idle();
+  await poller.stop();
+  expect(seen).toEqual([1, 2, 3].map((n) => `${tag}#${n}`));
+});
+
+it("applies the consumer's filter patterns as the event source mapping does", () => {
+  const { filterPatterns } = consumerMapping(ROOT);
+  const record = (eventName: string, image: 'NewImage' | 'OldImage', item: Record<string, unknown>) => ({ eventName, dynamodb: { [image]: item } });
+  expect(passesFilters(record('INSERT', 'NewImage', { type: { S: 'POST' } }), filterPatterns)).toBe(true);
+  expect(passesFilters(record('REMOVE', 'OldImage', { type: { S: 'FOLLOW' } }), filterPatterns)).toBe(true);
+  expect(passesFilters(record('MODIFY', 'NewImage', { type: { S: 'JOB' } }), filterPatterns)).toBe(true);
+  expect(passesFilters(record('MODIFY', 'NewImage', { type: { S: 'USER' }, pullMode: { BOOL: true } }), filterPatterns)).toBe(true);
+  // A like moving a post's counter, a feed entry, a log record: no invocation at all.
+  expect(passesFilters(record('MODIFY', 'NewImage', { type: { S: 'POST' } }), filterPatterns)).toBe(false);
+  expect(passesFilters(record('INSERT', 'NewImage', { type: { S: 'HOME' } }), filterPatterns)).toBe(false);
+  expect(passesFilters(record('MODIFY', 'NewImage', { type: { S: 'USER' } }), filterPatterns)).toBe(false);
+});
