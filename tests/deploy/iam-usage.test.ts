@@ -14,7 +14,14 @@ import { handler as deletePost } from '../../functions/posts/delete';
 import { handler as likePost } from '../../functions/posts/like';
 import { rows, type FixtureContext } from '../support/routes';
 import { ROOT } from '../../scripts/lib/manifests.mjs';
-import { dynamo } from '../../lib/db/client';
+import { db, dynamo, TABLE } from '../../lib/db/client';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { handler as followUser } from '../../functions/users/follow';
+import { marshall } from '@aws-sdk/util-dynamodb';
+import type { DynamoDBRecord } from 'aws-lambda';
+import { handler as streamConsumer } from '../../functions/events/stream';
+import { getItem } from '../support/db';
+import { keys } from '../../lib/keys';
 
 const declared = JSON.parse(readFileSync(join(ROOT, 'resources/iam.json'), 'utf8')).functions as Record<string, string[]>;
 
@@ -104,5 +111,48 @@ describe('cleanupSweeper', () => {
       recording = undefined;
     }
     expect([...used].sort()).toEqual([...declared.cleanupSweeper!].sort());
+  });
+});
+
+describe('streamConsumer', () => {
+  // A stream record of the shape Lambda delivers, from the items as they were and are.
+  let seq = 0;
+  const record = (eventName: 'INSERT' | 'MODIFY' | 'REMOVE', item: Record<string, unknown>, old?: Record<string, unknown>): DynamoDBRecord => ({
+    eventName,
+    dynamodb: {
+      Keys: marshall({ PK: item.PK, SK: item.SK }) as never,
+      ...(eventName !== 'REMOVE' ? { NewImage: marshall(item, { removeUndefinedValues: true }) as never } : {}),
+      ...(old ?? (eventName === 'REMOVE' ? item : undefined) ? { OldImage: marshall(old ?? item, { removeUndefinedValues: true }) as never } : {}),
+      SequenceNumber: String(++seq).padStart(21, '0'),
+    },
+  });
+
+  it('calls only the DynamoDB actions declared for it, reacting to follows, posts, their removal and a read-time author', async () => {
+    const [me, author] = [await makeUser(), await makeUser()];
+    const post = await makePost(author);
+    const postItem = (await getItem(keys.post(post._id)))!;
+    // A real follow (the fan-outs read it), and the author already a read-time author (the
+    // follow's reaction then writes a pull source instead of copying posts).
+    expect((await call(followUser, 'POST /users/follow/{identifier}', { params: { identifier: author.id }, token: me.token })).status).toBe(200);
+    const edge = (await getItem(keys.follow(me.id, author.id)))!;
+    const userItem = (await getItem(keys.user(author.id)))!;
+    await db.send(new UpdateCommand({ TableName: TABLE, Key: keys.user(author.id), UpdateExpression: 'SET pullMode = :t', ExpressionAttributeValues: { ':t': true } }));
+    const used = new Set<string>();
+    recording = used;
+    try {
+      const answer = await streamConsumer({ Records: [
+        record('INSERT', edge),
+        record('INSERT', postItem),
+        record('MODIFY', { ...userItem, pullMode: true }, userItem),
+        record('REMOVE', edge),
+        record('REMOVE', postItem),
+      ] });
+      expect(answer).toEqual({ batchItemFailures: [] });
+    } finally {
+      recording = undefined;
+    }
+    // A job step that leaves work for another (more than 1,000 followers or posts) moves its cursor.
+    const otherPaths = ['dynamodb:UpdateItem'];
+    expect([...used].sort()).toEqual(declared.streamConsumer!.filter((a) => !otherPaths.includes(a)).sort());
   });
 });

@@ -2,7 +2,8 @@
 // CloudFormation template it makes: one function per endpoint with its own least-privilege
 // role (its DynamoDB actions; lambda:InvokeFunction on the cleanup worker for the four
 // functions that start it), the sweeper's schedule, the HTTP API routes, the table with its indexes, TTL, PITR and
-// deletion protection, stage throttling, log retention, the JWT secret from SSM.
+// deletion protection, stage throttling, log retention, the JWT secret from SSM, and the
+// change stream's consumer with its retries and on-failure queue.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -74,6 +75,7 @@ it('packages the prod stage offline into a template with all of it', () => {
   const workerArn = { 'Fn::Sub': 'arn:${AWS::Partition}:lambda:${AWS::Region}:${AWS::AccountId}:function:aperture-prod-cleanupWorker' };
   expect(lambdas.map(([, r]) => r.Properties.FunctionName)).toContain('aperture-prod-cleanupWorker');
   const invokers: string[] = [];
+  const streamReaders: string[] = [];
   for (const [id, fn] of lambdas) {
     const name = fn.Properties.FunctionName.replace('aperture-prod-', '') as string;
     const env = fn.Properties.Environment.Variables;
@@ -81,7 +83,7 @@ it('packages the prod stage offline into a template with all of it', () => {
     expect(env.TABLE_NAME).toBe('aperture-prod');
     expect(env.DYNAMODB_ENDPOINT).toBe('');
     // Unset in the packaging shell: the local stage's issuer and audience (README, Configuration).
-    expect(env).toMatchObject({ JWT_ISSUER: 'aperture', JWT_AUDIENCE: 'aperture-app', TOKEN_TTL_SECONDS: '86400', LOG_RETENTION_DAYS: '30' });
+    expect(env).toMatchObject({ JWT_ISSUER: 'aperture', JWT_AUDIENCE: 'aperture-app', TOKEN_TTL_SECONDS: '86400', LOG_RETENTION_DAYS: '30', FANOUT_MAX_FOLLOWERS: '10000' });
 
     const roleId = fn.Properties.Role['Fn::GetAtt'][0] as string;
     const others = lambdas.filter(([otherId]) => otherId !== id).map(([, o]) => o.Properties.Role['Fn::GetAtt'][0]);
@@ -99,6 +101,18 @@ it('packages the prod stage offline into a template with all of it', () => {
         expect(s.Resource).toEqual([{ 'Fn::GetAtt': [logGroupId, 'Arn'] }]);
         continue;
       }
+      // The stream consumer's event source mapping reads the table's stream and sends what fails to its queue.
+      if (s.Action.includes('dynamodb:GetRecords')) {
+        expect(s.Action).toEqual(['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:ListStreams']);
+        expect(s.Resource).toEqual([{ 'Fn::GetAtt': ['Table', 'StreamArn'] }]);
+        streamReaders.push(name);
+        continue;
+      }
+      if (s.Action.some((a) => a.startsWith('sqs:'))) {
+        expect(s.Action).toEqual(['sqs:SendMessage']);
+        expect(s.Resource).toEqual([{ 'Fn::GetAtt': ['StreamFailureQueue', 'Arn'] }]);
+        continue;
+      }
       if (s.Action.some((a) => a.startsWith('lambda:'))) {
         expect(s.Action).toEqual(['lambda:InvokeFunction']);
         expect(s.Resource).toEqual([workerArn]);
@@ -112,6 +126,31 @@ it('packages the prod stage offline into a template with all of it', () => {
     expect([...dynamo].sort()).toEqual([...(iam[name] ?? ['<no declaration>'])].sort());
   }
   expect(invokers.sort()).toEqual(['cleanupSweeper', 'cleanupWorker', 'commentsDelete', 'postsDelete']);
+  expect(streamReaders).toEqual(['streamConsumer']);
+
+  // The change stream (images before and after) feeds one consumer, with bounded retries,
+  // bisection, per-record failure reports and an on-failure queue: no event is lost in silence.
+  expect(t.Properties.StreamSpecification).toEqual({ StreamViewType: 'NEW_AND_OLD_IMAGES' });
+  const mappings = ofType('AWS::Lambda::EventSourceMapping');
+  expect(mappings).toHaveLength(1);
+  const [, mapping] = mappings[0]!;
+  const consumerId = lambdas.find(([, fn]) => fn.Properties.FunctionName === 'aperture-prod-streamConsumer')![0];
+  expect(mapping.Properties).toMatchObject({
+    EventSourceArn: { 'Fn::GetAtt': ['Table', 'StreamArn'] },
+    FunctionName: { 'Fn::GetAtt': [consumerId, 'Arn'] },
+    StartingPosition: 'TRIM_HORIZON',
+    BatchSize: 100,
+    MaximumRetryAttempts: 5,
+    BisectBatchOnFunctionError: true,
+    FunctionResponseTypes: ['ReportBatchItemFailures'],
+    DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': ['StreamFailureQueue', 'Arn'] } } },
+  });
+  expect(mapping.Properties.FilterCriteria.Filters.length).toBeGreaterThan(0);
+  // It waits for the consumer's own role (the shared role it would name is gone).
+  expect(mapping.DependsOn).toEqual([resources[consumerId]!.Properties.Role['Fn::GetAtt'][0]]);
+  const queue = resources.StreamFailureQueue!;
+  expect(queue.Type).toBe('AWS::SQS::Queue');
+  expect(queue.Properties).toMatchObject({ MessageRetentionPeriod: 1209600, SqsManagedSseEnabled: true });
 
   // The sweeper runs every 15 minutes (a stalled cleanup job is restarted within that).
   const rules = ofType('AWS::Events::Rule');

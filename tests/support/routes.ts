@@ -101,6 +101,7 @@ export const FIXTURES: Record<string, Fixture> = {
   // Posts: reads and edges on a post of `other` (one per user, made once); a deletion on a fresh post of `me`.
   'POST /posts/create': () => ({ body: { image: JSON.stringify(['https://cdn.example.test/fixture.jpg']), caption: 'fixture' } }),
   'GET /posts/explore': () => ({}),
+  'GET /posts/feed': async ({ me }) => { await makePost(me); return {}; },
   'GET /posts/user/{identifier}': async ({ other }) => {
     await postOf(other);
     return { params: { identifier: other.username } };
