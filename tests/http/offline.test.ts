@@ -8,9 +8,12 @@ import { join } from 'node:path';
 import { ensureTable, freePort } from '../../scripts/lib/local-dynamodb.mjs';
 import { ROOT } from '../../scripts/lib/manifests.mjs';
 import { uniq } from '../support/factories';
+import { startLocalStream } from '../../scripts/lib/local-stream.mjs';
+import type { StreamPoller } from '../../scripts/lib/stream-poller.mjs';
 
 const local = JSON.parse(readFileSync(join(ROOT, 'config/local.json'), 'utf8')) as { tableName: string };
 let offline: ChildProcess;
+let stream: StreamPoller;
 let base: string;
 let output = '';
 
@@ -45,9 +48,12 @@ beforeAll(async () => {
   offline.stdout!.on('data', keep);
   offline.stderr!.on('data', keep);
   await waitUntilUp(`${base}/openapi.json`, 150_000);
+  // The change stream as npm start wires it: to the consumer through offline's Lambda endpoint.
+  stream = startLocalStream({ endpoint: process.env.DYNAMODB_ENDPOINT!, tableName: local.tableName, lambdaEndpoint: `http://127.0.0.1:${lambdaPort}` });
 }, 180_000);
 
 afterAll(async () => {
+  await stream?.stop();
   if (offline?.pid && offline.exitCode === null) {
     const exited = new Promise((r) => offline.once('exit', r));
     process.kill(-offline.pid, 'SIGTERM');
@@ -167,4 +173,32 @@ describe('posts and the social graph over HTTP', () => {
     expect(page.status).toBe(400);
     expect((await json(page)).details).toEqual([{ path: 'page', message: expect.any(String) }]);
   });
+});
+
+it("shows a followed account's new post in the feed within 5 seconds, through the stream as npm start runs it", async () => {
+  const register = async () => {
+    const username = uniq('feed');
+    const res = await fetch(`${base}/auth/register`, {
+      method: 'POST', headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'Feed Reader', username, email: `${username}@example.test`, password: 'correct horse' }),
+    });
+    return json(res) as Promise<{ token: string; user: { _id: string } }>;
+  };
+  const [reader, author] = [await register(), await register()];
+  const auth = (t: string) => ({ Authorization: `Bearer ${t}` });
+  expect((await fetch(`${base}/users/follow/${author.user._id}`, { method: 'POST', headers: auth(reader.token) })).status).toBe(200);
+  const created = await fetch(`${base}/posts/create`, {
+    method: 'POST', headers: { ...auth(author.token), 'Content-Type': 'application/json' },
+    body: JSON.stringify({ image: 'https://cdn.example.test/feed.jpg', caption: 'over the stream' }),
+  });
+  const postId = (await json(created)).post._id;
+  const until = Date.now() + 5_000;
+  let ids: string[] = [];
+  while (Date.now() < until && !ids.includes(postId)) {
+    const res = await fetch(`${base}/posts/feed`, { headers: auth(reader.token) });
+    expect(res.status).toBe(200);
+    ids = (await json(res)).posts.map((p: { _id: string }) => p._id);
+    if (!ids.includes(postId)) await new Promise((r) => setTimeout(r, 100));
+  }
+  expect(ids).toEqual([postId]);
 });
