@@ -7,6 +7,7 @@
 //
 // Options: --out <file>  --markdown <file>  --scales 1x,10x  --iterations 30  --warmup 200  --init-runs 5
 //          --only <text> (endpoints whose route contains it)  --no-init (skip cold starts)
+//          --no-feed (skip the home feed's own rows: page cost by following count, fan-out, create to visible)
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -22,16 +23,18 @@ import { loadDataset } from './bench/loader.mjs';
 import { apiEvent, median, runScenario } from './bench/measure.mjs';
 import { scenarioContext, scenarioKey, scenarios } from './bench/scenarios.mjs';
 import { bundleTable, checks, endpointTable, markdownTables } from './bench/report.mjs';
+import { benchFeed, feedTable } from './bench/feed.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const require = createRequire(import.meta.url);
 const say = (msg) => process.stderr.write(`[bench] ${msg}\n`);
 
 function options(argv) {
-  const o = { scales: '1x,10x', iterations: 30, warmup: 200, 'init-runs': 5, init: true };
+  const o = { scales: '1x,10x', iterations: 30, warmup: 200, 'init-runs': 5, init: true, feed: true };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--no-init') o.init = false;
+    else if (a === '--no-feed') o.feed = false;
     else if (a.startsWith('--')) o[a.slice(2)] = argv[++i];
   }
   return { ...o, scales: String(o.scales).split(','), iterations: Number(o.iterations), warmup: Number(o.warmup), initRuns: Number(o['init-runs']) };
@@ -154,6 +157,19 @@ try {
       }
     }
   }
+  if (opts.feed) {
+    // Its own data on an emptied table; the stream consumer's bundle as deployment builds it.
+    await raw.send(new DeleteTableCommand({ TableName: TABLE })).catch(() => undefined);
+    await ensureTable(dynamo.endpoint, TABLE);
+    const consumer = await bundle(root, 'functions/events/stream.ts', join(work, 'functions', 'streamConsumer.js'));
+    const handlers = {
+      feed: byRoute.get(routeShape('GET /posts/feed')).handler,
+      create: byRoute.get(routeShape('POST /posts/create')).handler,
+      consumer: require(consumer.outfile).handler,
+    };
+    say('home feed: page cost by following count, fan-out, create to visible');
+    result.feed = await benchFeed({ root, endpoint: dynamo.endpoint, table: TABLE, lib, handlers, warmup: 20, iterations: opts.iterations, say });
+  }
   if (!opts.init) {
     result.baseline = { bytes: baseline.bytes, parts: baseline.parts };
     for (const b of built.values()) result.bundles[b.name] = { bytes: b.bytes, route: b.route, parts: b.parts };
@@ -161,6 +177,7 @@ try {
 
   process.stdout.write(`${endpointTable(result, selected)}\n`);
   if (opts.init) process.stdout.write(`${bundleTable(result)}\n`);
+  if (result.feed) process.stdout.write(`\n${feedTable(result.feed)}\n`);
   process.stdout.write(`\n${checks(result, selected)}\n`);
   result.meta = {
     date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, loadavg: os.loadavg().map((n) => Math.round(n * 10) / 10),
@@ -175,7 +192,7 @@ try {
   if (opts.markdown) {
     const md = resolve(process.cwd(), opts.markdown);
     mkdirSync(dirname(md), { recursive: true });
-    writeFileSync(md, markdownTables(result));
+    writeFileSync(md, `${markdownTables(result)}${result.feed ? `\n${feedTable(result.feed)}\n` : ''}`);
     say(`wrote ${md}`);
   }
   say(`done in ${result.meta.seconds} s`);

@@ -7,6 +7,8 @@ export { searchTerms } from '../../lib/users/search-terms';
 export { newUserItem, claimItem, searchItem } from '../../lib/users/write';
 export { followEdge, blockEdge } from '../../lib/graph/edges';
 export { postItem } from '../../lib/posts/write';
+export { homeEntry } from '../../lib/feed/fanout';
+export { newId } from '../../lib/ids';
 export { postLikeItem, bookmarkItem } from '../../lib/posts/edges';
 export { commentItem } from '../../lib/comments/create';
 export { commentLikeItem } from '../../lib/comments/like';

@@ -49,6 +49,9 @@ export function* itemsOf(ds, lib, passwordHash) {
       likesCount: post.likers.length, commentsCount: all,
       ...(top.length ? { lastCommentAt: top[top.length - 1].createdAt } : {}),
     };
+    // The home feed entries the post's creation and its fan-out write: the author's and every follower's.
+    yield lib.homeEntry(userId(post.author), post.id, userId(post.author));
+    for (const f of ds.followersOf(post.author)) yield lib.homeEntry(userId(f), post.id, userId(post.author));
     for (const [k, l] of post.likers.entries()) {
       yield lib.postLikeItem(post.id, userId(l), new Date(Date.parse(post.createdAt) + 1000 + k).toISOString());
     }

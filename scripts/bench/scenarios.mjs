@@ -127,6 +127,10 @@ export const scenarios = [
     request: async (ctx, k) => ({ ...(await bearer(ctx, k * 7 + 2)), query: { page: '1', limit: '10' } }),
   },
   {
+    route: 'GET /posts/feed', kind: 'read',
+    request: async (ctx, k) => ({ ...(await bearer(ctx, k * 7 + 2)), query: { limit: '10' } }),
+  },
+  {
     route: 'GET /posts/{post_id}', kind: 'read',
     request: async (ctx, k) => { const p = ctx.post(k); return { ...(await bearer(ctx, ctx.viewer(k, 1, p.author))), params: { post_id: p.id } }; },
   },
