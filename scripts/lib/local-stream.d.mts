@@ -1,0 +1,12 @@
+import type { StreamPoller } from './stream-poller.mjs';
+
+export function startLocalStream(opts: {
+  endpoint: string;
+  tableName: string;
+  lambdaEndpoint: string;
+  service?: string;
+  stage?: string;
+  deadLetterFile?: string;
+  checkpointFile?: string;
+  say?(line: string): void;
+}): StreamPoller;
