@@ -117,6 +117,20 @@ export const keys = {
   // that author's posts when it is read instead of receiving copies.
   pullSource: (readerId: string, authorId: string) => ({ PK: `USER#${readerId}`, SK: `${PULL_PREFIX}${authorId}` }),
 
+  // Notifications (lib/notifications): one item per (recipient, cause), so the undo of an
+  // action finds and removes exactly its notification and a repeat replaces it. GSI1 lists a
+  // recipient's notifications newest first; GSI2 those of one actor, for blocks.
+  notification: (recipientId: string, cause: string) => ({ PK: `NOTIFS#${recipientId}`, SK: cause }),
+  notificationIndexes: (recipientId: string, actorId: string, createdAt: string, id: string) => ({
+    GSI1PK: keys.notificationsOf(recipientId),
+    GSI1SK: `${createdAt}#${id}`,
+    GSI2PK: keys.notificationsFrom(recipientId, actorId),
+    GSI2SK: `${createdAt}#${id}`,
+  }),
+  notificationsOf: (recipientId: string) => `NOTIFS#${recipientId}`,
+  notificationsFrom: (recipientId: string, actorId: string) => `NOTIFS#${recipientId}#FROM#${actorId}`,
+  notificationState: (recipientId: string) => ({ PK: `USER#${recipientId}`, SK: 'NOTIF_STATE' }),
+
   // Background jobs of the change stream (lib/events/jobs.ts): how far a chunked job has got.
   job: (kind: string, id: string) => ({ PK: `JOB#${kind}#${id}`, SK: 'JOB' }),
 

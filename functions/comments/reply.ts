@@ -34,7 +34,7 @@ export const handler = http({ params, body, idempotent: true }, async (req) => {
   }
   assertMayAct(thread.standing, 'comment');
   const reply = await createReply(
-    { parent: thread.comment, replyTo: answers ?? thread.comment.id, author: caller.userId, text: body.text },
+    { parent: thread.comment, replyTo: answers ?? thread.comment.id, replyToAuthor: answered?.author, author: caller.userId, text: body.text },
     { trace, payload: { params, body } },
     (c) => idempotencyItem(req, created(c)),
   );

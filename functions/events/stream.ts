@@ -7,9 +7,11 @@ import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { react, type Reaction } from '../../lib/events/changes';
 import { jobReaction } from '../../lib/events/jobs';
 import { feedJobs, feedReactions } from '../../lib/feed/reactions';
+import { notificationReactions } from '../../lib/notifications/reactions';
 
 export const reactions: Reaction[] = [
   ...feedReactions,
+  ...notificationReactions,
   jobReaction([...feedJobs]),
 ];
 

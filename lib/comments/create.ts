@@ -125,7 +125,7 @@ export async function createComment(
 }
 
 export async function createReply(
-  input: { parent: CommentItem; replyTo: string; author: string; text: string },
+  input: { parent: CommentItem; replyTo: string; replyToAuthor?: string; author: string; text: string },
   audit: Audit,
   seal: Seal,
 ): Promise<CommentItem> {
@@ -140,6 +140,7 @@ export async function createReply(
       createdAt,
       postAuthor: parent.postAuthor,
       parentAuthor: parent.author,
+      ...(input.replyToAuthor && replyTo !== parent.id ? { replyToAuthor: input.replyToAuthor } : {}),
       GSI1PK: keys.repliesOf(parent.id),
     });
     const answered: TxItem[] = replyTo === parent.id ? [] : [{

@@ -17,10 +17,11 @@ interface Audit {
 }
 
 /** The like edge of a comment. */
-export const commentLikeItem = (commentId: string, userId: string, createdAt: string) => ({
+/** A comment's like edge; it names the comment's author and post, for its notification (lib/notifications). */
+export const commentLikeItem = (commentId: string, userId: string, createdAt: string, commentAuthor: string, postId: string) => ({
   ...keys.commentLike(commentId, userId),
   ...keys.likeIndexes(commentId, userId, createdAt),
-  type: 'LIKE', targetId: commentId, userId, createdAt,
+  type: 'LIKE', targetId: commentId, userId, createdAt, commentAuthor, postId,
 });
 
 const gone = () => new NotFound('comment');
@@ -64,7 +65,7 @@ export async function setLike(thread: Thread, userId: string, liked: boolean, au
       op: {
         Put: {
           TableName: TABLE,
-          Item: commentLikeItem(comment.id, userId, createdAt),
+          Item: commentLikeItem(comment.id, userId, createdAt, comment.author, comment.post),
           ConditionExpression: 'attribute_not_exists(PK)',
         },
       },

@@ -24,6 +24,8 @@ export interface CommentItem {
   postAuthor: string;
   /** Author of the parent comment (replies only). */
   parentAuthor?: string;
+  /** Author of the reply this one answers through replyTo, when that is not the parent (its notification). */
+  replyToAuthor?: string;
   /** createdAt of the newest reply (top-level comments): keeps reply timestamps unique per thread. */
   lastReplyAt?: string;
   GSI1PK: string;

@@ -93,6 +93,12 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'POST /comments/unlike/{comment_id}': {
     summary: 'Unlike a comment (idempotent)', status: 200, body: like, errors: forbiddenOrMissing },
 
+  'GET /notifications': {
+    summary: "The caller's notifications, newest first, and the exact number of unread ones", status: 200,
+    body: { notifications: list('Notification'), unreadCount: { type: 'integer', minimum: 0 }, pagination: ref('ListPagination') } },
+  'POST /notifications/read': {
+    summary: 'Mark every notification so far as read', status: 200, body: { unreadCount: { type: 'integer', const: 0 } } },
+
   'GET /logs/trace/{traceId}': {
     summary: 'The log records of a trace', status: 200,
     body: { message, data: { type: 'object', properties: { traceId: { type: 'string' }, count: { type: 'integer', minimum: 1 }, logs: list('LogRecord') }, required: ['traceId', 'count', 'logs'] } },

@@ -66,6 +66,15 @@ export const components: Record<string, Schema> = {
     createdAt: dateTime,
     updatedAt: dateTime,
   }),
+  Notification: obj({
+    _id: str,
+    type: { type: 'string', enum: ['FOLLOW', 'POST_LIKE', 'COMMENT', 'REPLY', 'COMMENT_LIKE'] },
+    actor: ref('User'),
+    post: { type: ['string', 'null'], description: 'the post concerned (likes, comments, replies), else null' },
+    comment: { type: ['string', 'null'], description: 'the comment or reply concerned, else null' },
+    createdAt: dateTime,
+    read: bool,
+  }),
   LogRecord: obj({
     _id: str,
     scenarioId: str,

@@ -72,11 +72,11 @@ async function apply(c: EdgeContext, m: Mutation): Promise<boolean> {
   return recordChange(c.trace, [...m.guards, ...m.steps, m.edge], m.edge, { ...log, diff: m.diff }, `${m.description} (no change)`);
 }
 
-/** The like edge of a post. */
-export const postLikeItem = (postId: string, userId: string, createdAt: string) => ({
+/** The like edge of a post; it names the post's author, whom its notification goes to (lib/notifications). */
+export const postLikeItem = (postId: string, userId: string, createdAt: string, postAuthor: string) => ({
   ...keys.postLike(postId, userId),
   ...keys.likeIndexes(postId, userId, createdAt),
-  type: 'LIKE', postId, userId, createdAt,
+  type: 'LIKE', postId, userId, createdAt, postAuthor,
 });
 
 /** The bookmark edge: a user's bookmark of a post. */
@@ -87,7 +87,7 @@ export const bookmarkItem = (userId: string, postId: string, createdAt: string) 
 });
 
 export function likePost(c: EdgeContext): Promise<boolean> {
-  const edge = postLikeItem(c.post.id, c.callerId, new Date().toISOString());
+  const edge = postLikeItem(c.post.id, c.callerId, new Date().toISOString(), c.post.author);
   return apply(c, {
     type: 'POST_LIKED',
     description: 'A post was liked.',

@@ -53,7 +53,7 @@ export function* itemsOf(ds, lib, passwordHash) {
     yield lib.homeEntry(userId(post.author), post.id, userId(post.author));
     for (const f of ds.followersOf(post.author)) yield lib.homeEntry(userId(f), post.id, userId(post.author));
     for (const [k, l] of post.likers.entries()) {
-      yield lib.postLikeItem(post.id, userId(l), new Date(Date.parse(post.createdAt) + 1000 + k).toISOString());
+      yield lib.postLikeItem(post.id, userId(l), new Date(Date.parse(post.createdAt) + 1000 + k).toISOString(), userId(post.author));
     }
   }
   // The global post counter's shards, as post creation's `ADD count 1` leaves them.
@@ -72,7 +72,7 @@ export function* itemsOf(ds, lib, passwordHash) {
       likesCount: c.likers.length, repliesCount: c.replies.length,
       ...(c.replies.length ? { lastReplyAt: c.replies[c.replies.length - 1].createdAt } : {}),
     };
-    for (const l of c.likers) yield lib.commentLikeItem(c.id, userId(l), new Date(Date.parse(c.createdAt) + 500).toISOString());
+    for (const l of c.likers) yield lib.commentLikeItem(c.id, userId(l), new Date(Date.parse(c.createdAt) + 500).toISOString(), userId(c.author), post.id);
   }
 }
 

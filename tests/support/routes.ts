@@ -10,6 +10,7 @@ import { ROOT, routes } from '../../scripts/lib/manifests.mjs';
 import { jsonSchema, isCatchAll } from '../../lib/openapi/document';
 import type { RouteSpecLike } from '../../lib/openapi/document';
 import { keys } from '../../lib/keys';
+import { addNotification } from '../../lib/notifications/store';
 import { call, type CallOptions, type CallResult } from './invoke';
 import { makeUser, uniq, type TestUser } from './factories';
 import { makePost } from './posts';
@@ -102,6 +103,12 @@ export const FIXTURES: Record<string, Fixture> = {
   'POST /posts/create': () => ({ body: { image: JSON.stringify(['https://cdn.example.test/fixture.jpg']), caption: 'fixture' } }),
   'GET /posts/explore': () => ({}),
   'GET /posts/feed': async ({ me }) => { await makePost(me); return {}; },
+  // The shared test table has no stream consumer: the notification is put as the consumer would.
+  'GET /notifications': async ({ me, other }) => {
+    await addNotification({ kind: 'FOLLOW', recipientId: me.id, actorId: other.id, cause: `FOLLOW#${other.id}` });
+    return {};
+  },
+  'POST /notifications/read': ({ me }) => ({ watch: [keys.notificationState(me.id)] }),
   'GET /posts/user/{identifier}': async ({ other }) => {
     await postOf(other);
     return { params: { identifier: other.username } };

@@ -1,0 +1,93 @@
+// Which changes make or undo a notification (contract section 14). Notifications are derived
+// from the stored changes on the change stream, never written by the request that caused them,
+// so a like or a follow answers no slower and costs no more. Each cause has one key per
+// recipient (`causeOf`): liking, unliking and liking again leaves one; undoing removes it.
+// None for one's own actions; none between two users with a block either way: a new one is
+// checked after it is written (a block that landed meanwhile removes it), and a block removes
+// those already there, in both directions.
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { db, TABLE } from '../db/client';
+import { batchGet } from '../db/batch';
+import { INDEX, keys } from '../keys';
+import { typeOf, type Change, type Item, type Reaction } from '../events/changes';
+import { addNotification, removeItem, removeNotification, type NewNotification, type NotificationItem } from './store';
+
+const blockedEitherWay = async (a: string, b: string) => (await batchGet([keys.block(a, b), keys.block(b, a)], { projection: 'createdAt' })).size > 0;
+
+/** Removes every notification between two users, both ways. */
+async function removeBetween(a: string, b: string): Promise<void> {
+  for (const [recipient, actor] of [[a, b], [b, a]] as const) {
+    let start: Record<string, unknown> | undefined;
+    do {
+      const res = await db.send(new QueryCommand({
+        TableName: TABLE,
+        IndexName: INDEX.GSI2,
+        KeyConditionExpression: 'GSI2PK = :pk',
+        ExpressionAttributeValues: { ':pk': keys.notificationsFrom(recipient, actor) },
+        ExclusiveStartKey: start,
+      }));
+      for (const n of (res.Items ?? []) as NotificationItem[]) await removeItem(n);
+      start = res.LastEvaluatedKey;
+    } while (start);
+  }
+}
+
+/** Adds a notification, then drops it again if a block between the two users stands by then. */
+async function notify(n: NewNotification): Promise<void> {
+  if (n.recipientId === n.actorId) return;
+  await addNotification(n);
+  if (await blockedEitherWay(n.recipientId, n.actorId)) await removeNotification(n.recipientId, n.cause);
+}
+
+/**
+ * The notifications a stored item stands for: recipient and cause. Everything comes from the
+ * item itself (a like names the liked record's author, a reply the authors it answers), so an
+ * undo finds its notifications even when the post or comment above it is gone already (a
+ * deleted post's likes and comments are drained after it).
+ */
+function causesOf(item: Item): NewNotification[] {
+  switch (item.type) {
+    case 'FOLLOW':
+      return [{ kind: 'FOLLOW', recipientId: String(item.followeeId), actorId: String(item.followerId), cause: `FOLLOW#${item.followerId}` }];
+    case 'LIKE': {
+      const actorId = String(item.userId);
+      if (String(item.PK).startsWith('POST#')) {
+        const postId = String(item.postId);
+        return [{ kind: 'POST_LIKE', recipientId: String(item.postAuthor), actorId, cause: `POST_LIKE#${postId}#${actorId}`, postId }];
+      }
+      const commentId = String(item.targetId);
+      return [{ kind: 'COMMENT_LIKE', recipientId: String(item.commentAuthor), actorId, cause: `COMMENT_LIKE#${commentId}#${actorId}`, postId: String(item.postId), commentId }];
+    }
+    case 'COMMENT': {
+      const actorId = String(item.author);
+      const commentId = String(item.id);
+      const postId = String(item.post);
+      if (!item.parentComment) return [{ kind: 'COMMENT', recipientId: String(item.postAuthor), actorId, cause: `COMMENT#${commentId}`, postId, commentId }];
+      // A reply tells the author of the comment it is under, and the author of the reply it answers.
+      const recipients = new Set([String(item.parentAuthor), ...(item.replyToAuthor ? [String(item.replyToAuthor)] : [])]);
+      return [...recipients].map((recipientId) => ({ kind: 'REPLY' as const, recipientId, actorId, cause: `REPLY#${commentId}`, postId, commentId }));
+    }
+    default:
+      return [];
+  }
+}
+
+const NOTIFYING = ['FOLLOW', 'LIKE', 'COMMENT'];
+
+export const notificationReactions: Reaction[] = [
+  {
+    name: 'notify',
+    matches: (c: Change) => c.event === 'INSERT' && NOTIFYING.includes(String(typeOf(c))),
+    run: async (c) => { for (const n of causesOf(c.newImage!)) await notify(n); },
+  },
+  {
+    name: 'notify-undo',
+    matches: (c: Change) => c.event === 'REMOVE' && NOTIFYING.includes(String(typeOf(c))),
+    run: async (c) => { for (const n of causesOf(c.oldImage!)) await removeNotification(n.recipientId, n.cause); },
+  },
+  {
+    name: 'notify-block',
+    matches: (c: Change) => c.event === 'INSERT' && typeOf(c) === 'BLOCK',
+    run: ({ newImage: b }) => removeBetween(String(b!.blockerId), String(b!.blockedId)),
+  },
+];

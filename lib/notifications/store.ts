@@ -1,0 +1,137 @@
+// Notification items and the recipient's unread count (contract section 14). The count is
+// exact under any concurrency: every notification that is added or removed moves the count
+// in the same transaction, and only when it is unread. "Read" is a watermark: POST
+// /notifications/read stores the time up to which everything is read (`readUpTo`), so
+// marking 100,000 notifications read is one write. A notification is unread when it was
+// created after the watermark; an add or a remove checks that against the stored watermark
+// inside its transaction, so a mark racing an add can never leave the count off by one.
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { db, TABLE } from '../db/client';
+import { ConditionFailed, transact, type TxItem } from '../db/transact';
+import { keys } from '../keys';
+import { newId } from '../ids';
+
+/** Notifications expire after this many days (DynamoDB TTL). */
+export const RETENTION_DAYS = 90;
+
+export type NotificationType = 'FOLLOW' | 'POST_LIKE' | 'COMMENT' | 'REPLY' | 'COMMENT_LIKE';
+
+export interface NotificationItem {
+  PK: string;
+  SK: string;
+  type: 'NOTIFICATION';
+  kind: NotificationType;
+  id: string;
+  recipientId: string;
+  actorId: string;
+  postId: string | null;
+  commentId: string | null;
+  createdAt: string;
+  expiresAt: number;
+  GSI1PK: string;
+  GSI1SK: string;
+  GSI2PK: string;
+  GSI2SK: string;
+}
+
+export interface NewNotification {
+  kind: NotificationType;
+  recipientId: string;
+  actorId: string;
+  /** What caused it, unique per recipient: its undo names the same cause. */
+  cause: string;
+  postId?: string | null;
+  commentId?: string | null;
+}
+
+export function notificationItem(n: NewNotification, createdAt = new Date().toISOString()): NotificationItem {
+  const id = newId();
+  return {
+    ...keys.notification(n.recipientId, n.cause),
+    ...keys.notificationIndexes(n.recipientId, n.actorId, createdAt, id),
+    type: 'NOTIFICATION',
+    kind: n.kind,
+    id,
+    recipientId: n.recipientId,
+    actorId: n.actorId,
+    postId: n.postId ?? null,
+    commentId: n.commentId ?? null,
+    createdAt,
+    expiresAt: Math.floor(Date.parse(createdAt) / 1000) + RETENTION_DAYS * 86_400,
+  };
+}
+
+/** The count moves only for a notification newer than the recipient's read watermark. */
+const countIt = (recipientId: string, by: 1 | -1, createdAt: string): TxItem => ({
+  op: {
+    Update: {
+      TableName: TABLE,
+      Key: keys.notificationState(recipientId),
+      UpdateExpression: 'ADD unread :by',
+      ConditionExpression: 'attribute_not_exists(readUpTo) OR readUpTo < :at',
+      ExpressionAttributeValues: { ':by': by, ':at': createdAt },
+    },
+  },
+});
+
+/** Adds a notification unless one of that cause is there already (a replayed change). */
+export async function addNotification(n: NewNotification): Promise<void> {
+  const item = notificationItem(n);
+  const put: TxItem = { op: { Put: { TableName: TABLE, Item: item, ConditionExpression: 'attribute_not_exists(PK)' } } };
+  try {
+    await transact([put, countIt(n.recipientId, 1, item.createdAt)]);
+  } catch (err) {
+    if (!(err instanceof ConditionFailed)) throw err;
+    if (err.index === 0) return; // already there
+    // Marked read in the meantime: it is added as read, and counts nothing.
+    await transact([put]).catch((e) => { if (!(e instanceof ConditionFailed)) throw e; });
+  }
+}
+
+/** Removes the notification of a cause (an undone action), moving the count if it was unread. */
+export async function removeNotification(recipientId: string, cause: string): Promise<void> {
+  const key = keys.notification(recipientId, cause);
+  const found = (await db.send(new GetCommand({ TableName: TABLE, Key: key, ConsistentRead: true }))).Item as NotificationItem | undefined;
+  if (found) await removeItem(found);
+}
+
+/** Removes this very notification (not a later one of the same cause). */
+export async function removeItem(n: Pick<NotificationItem, 'recipientId' | 'SK' | 'id' | 'createdAt'>): Promise<void> {
+  const del: TxItem = {
+    op: {
+      Delete: {
+        TableName: TABLE,
+        Key: keys.notification(n.recipientId, n.SK),
+        ConditionExpression: 'id = :id',
+        ExpressionAttributeValues: { ':id': n.id },
+      },
+    },
+  };
+  try {
+    await transact([del, countIt(n.recipientId, -1, n.createdAt)]);
+  } catch (err) {
+    if (!(err instanceof ConditionFailed)) throw err;
+    if (err.index === 0) return; // gone already
+    await transact([del]).catch((e) => { if (!(e instanceof ConditionFailed)) throw e; });
+  }
+}
+
+export interface NotificationState {
+  unread: number;
+  readUpTo?: string;
+}
+
+export async function notificationState(recipientId: string): Promise<NotificationState> {
+  const item = (await db.send(new GetCommand({ TableName: TABLE, Key: keys.notificationState(recipientId), ConsistentRead: true }))).Item;
+  return { unread: Number(item?.unread ?? 0), ...(item?.readUpTo ? { readUpTo: String(item.readUpTo) } : {}) };
+}
+
+/** Everything created up to now is read: one write, whatever the number of notifications. */
+export async function markAllRead(recipientId: string, now = new Date().toISOString()): Promise<void> {
+  await db.send(new UpdateCommand({
+    TableName: TABLE,
+    Key: keys.notificationState(recipientId),
+    UpdateExpression: 'SET readUpTo = :now, unread = :zero',
+    ExpressionAttributeValues: { ':now': now, ':zero': 0 },
+  }));
+}

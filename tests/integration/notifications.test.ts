@@ -1,0 +1,147 @@
+// GET /notifications and POST /notifications/read (contract section 14) with the real change
+// stream: notifications are made and undone by the stream consumer, never by the request.
+import '../support/own-table';
+import { call } from '../support/invoke';
+import { makePost, users } from '../support/posts';
+import { block, follow, unfollow } from '../support/graph';
+import { getItem } from '../support/db';
+import { eventually, startTestStream, type TestStream } from '../support/stream';
+import { comment, created, reply, like as likeComment } from '../support/comment-api';
+import type { TestUser } from '../support/factories';
+import { keys } from '../../lib/keys';
+import { handler as listH } from '../../functions/notifications/list';
+import { handler as readH } from '../../functions/notifications/read';
+import { handler as likeH } from '../../functions/posts/like';
+import { handler as unlikeH } from '../../functions/posts/unlike';
+import { handler as deleteCommentH } from '../../functions/comments/delete';
+
+const FIVE_SECONDS = 5_000;
+let stream: TestStream;
+beforeAll(() => { stream = startTestStream(); });
+afterAll(() => stream.poller.stop());
+afterEach(() => expect(stream.deadLetters).toEqual([]));
+
+type N = { _id: string; type: string; actor: { _id: string }; post: string | null; comment: string | null; read: boolean; createdAt: string };
+const list = async (u: TestUser, query: Record<string, string> = {}) => {
+  const res = await call(listH, 'GET /notifications', { token: u.token, query });
+  expect(res.status).toBe(200);
+  return res.body as { notifications: N[]; unreadCount: number; pagination: { hasMore: boolean; nextCursor: string | null } };
+};
+const until = (u: TestUser, done: (v: Awaited<ReturnType<typeof list>>) => boolean, ms = FIVE_SECONDS) => eventually(() => list(u), done, ms);
+const likePost = (u: TestUser, postId: string) => call(likeH, 'POST /posts/like/{post_id}', { token: u.token, params: { post_id: postId } });
+const unlikePost = (u: TestUser, postId: string) => call(unlikeH, 'POST /posts/unlike/{post_id}', { token: u.token, params: { post_id: postId } });
+
+describe('notifications', () => {
+  it('tells who followed me within 5 seconds; an unfollow takes it back', async () => {
+    const [me, fan] = await users(2);
+    await follow(fan, me);
+    const page = await until(me, (v) => v.notifications.length === 1);
+    expect(page.unreadCount).toBe(1);
+    expect(page.notifications[0]).toMatchObject({ type: 'FOLLOW', actor: { _id: fan.id, username: fan.username }, post: null, comment: null, read: false });
+    expect(page.notifications[0]!.actor).not.toHaveProperty('email');
+    await unfollow(fan, me);
+    const after = await until(me, (v) => v.notifications.length === 0);
+    expect(after).toMatchObject({ notifications: [], unreadCount: 0 });
+  });
+
+  it('likes: liking, unliking and liking again leaves one; none for my own like', async () => {
+    const [me, fan] = await users(2);
+    const post = await makePost(me);
+    await likePost(me, post._id);
+    await likePost(fan, post._id);
+    await until(me, (v) => v.notifications.length === 1);
+    await unlikePost(fan, post._id);
+    await until(me, (v) => v.notifications.length === 0);
+    await likePost(fan, post._id);
+    const page = await until(me, (v) => v.notifications.length === 1);
+    expect(page.notifications).toEqual([expect.objectContaining({ type: 'POST_LIKE', post: post._id, comment: null, actor: expect.objectContaining({ _id: fan.id }) })]);
+    expect(page.unreadCount).toBe(1);
+    // The stream settled on one notification: nothing else comes later.
+    await stream.poller.idle();
+    expect((await list(me)).notifications).toHaveLength(1);
+  });
+
+  it('comments, replies (to the comment and to the reply answered) and comment likes; deleting the comment takes its notifications', async () => {
+    const [author, commenter, replier, liker] = await users(4);
+    const post = await makePost(author);
+    const c = created(await comment(commenter, post._id, 'nice'));
+    const r1 = created(await reply(liker, c._id, { text: 'first reply' }));
+    const r2 = created(await reply(replier, c._id, { text: 'answering the first reply', replyTo: r1._id }));
+    expect((await likeComment(liker, c._id)).status).toBe(200);
+    const mine = await until(author, (v) => v.notifications.length === 1);
+    expect(mine.notifications[0]).toMatchObject({ type: 'COMMENT', post: post._id, comment: c._id, actor: { _id: commenter.id } });
+    const theirs = await until(commenter, (v) => v.notifications.length === 3);
+    expect(theirs.notifications.map((n) => [n.type, n.comment, n.actor._id])).toEqual([
+      ['COMMENT_LIKE', c._id, liker.id], ['REPLY', r2._id, replier.id], ['REPLY', r1._id, liker.id],
+    ]);
+    const answered = await until(liker, (v) => v.notifications.length === 1);
+    expect(answered.notifications[0]).toMatchObject({ type: 'REPLY', comment: r2._id, post: post._id, actor: { _id: replier.id } });
+    expect((await call(deleteCommentH, 'DELETE /comments/{comment_id}', { token: commenter.token, params: { comment_id: c._id } })).status).toBe(200);
+    await until(author, (v) => v.notifications.length === 0);
+    expect((await list(author)).unreadCount).toBe(0);
+  });
+
+  it('none from either side of a block, at once, and those already there go', async () => {
+    const [me, fan, friend] = await users(3);
+    await follow(fan, me);
+    await follow(friend, me);
+    await until(me, (v) => v.notifications.length === 2);
+    expect((await block(me, fan)).status).toBe(200);
+    const page = await list(me);
+    expect(page.notifications.map((n) => n.actor._id)).toEqual([friend.id]);
+    expect(page.unreadCount).toBe(1);
+    // Stored ones go too, and the count stays what the list shows.
+    await eventually(() => getItem(keys.notification(me.id, `FOLLOW#${fan.id}`)), (v) => v === undefined);
+    expect(await getItem(keys.notification(me.id, `FOLLOW#${fan.id}`))).toBeUndefined();
+    expect((await list(me)).unreadCount).toBe(1);
+  });
+
+  it('marks everything so far as read; what comes after is unread', async () => {
+    const [me, a, b] = await users(3);
+    await follow(a, me);
+    await until(me, (v) => v.unreadCount === 1);
+    const res = await call(readH, 'POST /notifications/read', { token: me.token });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ success: true, unreadCount: 0 });
+    expect(await list(me)).toMatchObject({ unreadCount: 0, notifications: [expect.objectContaining({ read: true })] });
+    await follow(b, me);
+    const page = await until(me, (v) => v.notifications.length === 2);
+    expect(page.unreadCount).toBe(1);
+    expect(page.notifications.map((n) => n.read)).toEqual([false, true]);
+  });
+
+  it('keeps unreadCount exact under 50 simultaneous likes from 50 users, and pages through all of them', async () => {
+    const [me] = await users(1);
+    const post = await makePost(me);
+    // Registered ten at a time (scrypt is CPU work); the likes are the simultaneous part.
+    const fans: TestUser[] = [];
+    for (let i = 0; i < 5; i++) fans.push(...(await users(10)));
+    const answers = await Promise.all(fans.map((f) => likePost(f, post._id)));
+    expect(answers.map((a) => a.status)).toEqual(fans.map(() => 200));
+    const page = await until(me, (v) => v.unreadCount === 50, 30_000);
+    expect(page.unreadCount).toBe(50);
+    const seen: N[] = [];
+    let cursor: string | null = null;
+    do {
+      const p = await list(me, { limit: '15', ...(cursor ? { cursor } : {}) });
+      seen.push(...p.notifications);
+      cursor = p.pagination.hasMore ? p.pagination.nextCursor : null;
+    } while (cursor);
+    expect(seen).toHaveLength(50);
+    expect(new Set(seen.map((n) => n.actor._id))).toEqual(new Set(fans.map((f) => f.id)));
+    expect(seen.map((n) => `${n.createdAt}#${n._id}`)).toEqual(seen.map((n) => `${n.createdAt}#${n._id}`).sort().reverse());
+  }, 90_000);
+
+  it('expire after 90 days (TTL) and refuse a malformed cursor or limit', async () => {
+    const [me, fan] = await users(2);
+    await follow(fan, me);
+    await until(me, (v) => v.notifications.length === 1);
+    const item = await getItem(keys.notification(me.id, `FOLLOW#${fan.id}`));
+    expect(Number(item!.expiresAt)).toBe(Math.floor(Date.parse(String(item!.createdAt)) / 1000) + 90 * 86_400);
+    for (const query of [{ cursor: 'nope' }, { limit: '0' }, { limit: '51' }] as Record<string, string>[]) {
+      const res = await call(listH, 'GET /notifications', { token: me.token, query });
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe('VALIDATION_ERROR');
+    }
+  });
+});
