@@ -7,7 +7,8 @@
 //
 // Options: --out <file>  --markdown <file>  --scales 1x,10x  --iterations 30  --warmup 200  --init-runs 5
 //          --only <text> (endpoints whose route contains it)  --no-init (skip cold starts)
-//          --no-feed (skip the home feed's own rows: page cost by following count, fan-out, create to visible)
+//          --no-feed (skip the home feed's and the notifications' own rows: page cost by following
+//          count, fan-out, create to visible; a notifications page at 10 and 100,000 stored)
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -24,6 +25,7 @@ import { apiEvent, median, runScenario } from './bench/measure.mjs';
 import { scenarioContext, scenarioKey, scenarios } from './bench/scenarios.mjs';
 import { bundleTable, checks, endpointTable, markdownTables } from './bench/report.mjs';
 import { benchFeed, feedTable } from './bench/feed.mjs';
+import { benchNotifications, notificationsTable } from './bench/notifications.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const require = createRequire(import.meta.url);
@@ -169,6 +171,10 @@ try {
     };
     say('home feed: page cost by following count, fan-out, create to visible');
     result.feed = await benchFeed({ root, endpoint: dynamo.endpoint, table: TABLE, lib, handlers, warmup: 20, iterations: opts.iterations, say });
+    say('notifications: a page at 10 and at 100,000 stored');
+    result.notifications = await benchNotifications({
+      endpoint: dynamo.endpoint, table: TABLE, lib, handler: byRoute.get(routeShape('GET /notifications')).handler, warmup: 20, iterations: opts.iterations, say,
+    });
   }
   if (!opts.init) {
     result.baseline = { bytes: baseline.bytes, parts: baseline.parts };
@@ -177,7 +183,7 @@ try {
 
   process.stdout.write(`${endpointTable(result, selected)}\n`);
   if (opts.init) process.stdout.write(`${bundleTable(result)}\n`);
-  if (result.feed) process.stdout.write(`\n${feedTable(result.feed)}\n`);
+  if (result.feed) process.stdout.write(`\n${feedTable(result.feed)}\n\n${notificationsTable(result.notifications)}\n`);
   process.stdout.write(`\n${checks(result, selected)}\n`);
   result.meta = {
     date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, loadavg: os.loadavg().map((n) => Math.round(n * 10) / 10),
@@ -192,7 +198,7 @@ try {
   if (opts.markdown) {
     const md = resolve(process.cwd(), opts.markdown);
     mkdirSync(dirname(md), { recursive: true });
-    writeFileSync(md, `${markdownTables(result)}${result.feed ? `\n${feedTable(result.feed)}\n` : ''}`);
+    writeFileSync(md, `${markdownTables(result)}${result.feed ? `\n${feedTable(result.feed)}\n\n${notificationsTable(result.notifications)}\n` : ''}`);
     say(`wrote ${md}`);
   }
   say(`done in ${result.meta.seconds} s`);

@@ -9,6 +9,7 @@ export { followEdge, blockEdge } from '../../lib/graph/edges';
 export { postItem } from '../../lib/posts/write';
 export { homeEntry } from '../../lib/feed/fanout';
 export { newId } from '../../lib/ids';
+export { notificationItem } from '../../lib/notifications/store';
 export { postLikeItem, bookmarkItem } from '../../lib/posts/edges';
 export { commentItem } from '../../lib/comments/create';
 export { commentLikeItem } from '../../lib/comments/like';
