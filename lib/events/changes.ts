@@ -19,6 +19,8 @@ export interface Change {
   /** The item before the change (MODIFY, REMOVE). */
   oldImage?: Item;
   sequenceNumber: string;
+  /** A deletion by DynamoDB's TTL (not by a request or a reaction of ours). */
+  byTtl: boolean;
 }
 
 export interface Reaction {
@@ -41,6 +43,7 @@ export function toChange(record: DynamoDBRecord): Change {
     newImage: image(d.NewImage),
     oldImage: image(d.OldImage),
     sequenceNumber: String(d.SequenceNumber),
+    byTtl: record.userIdentity?.type === 'Service' && record.userIdentity?.principalId === 'dynamodb.amazonaws.com',
   };
 }
 

@@ -10,7 +10,7 @@ import { db, TABLE } from '../db/client';
 import { batchGet } from '../db/batch';
 import { INDEX, keys } from '../keys';
 import { typeOf, type Change, type Item, type Reaction } from '../events/changes';
-import { addNotification, removeItem, removeNotification, type NewNotification, type NotificationItem } from './store';
+import { addNotification, forgetExpired, removeItem, removeNotification, type NewNotification, type NotificationItem } from './store';
 
 const blockedEitherWay = async (a: string, b: string) => (await batchGet([keys.block(a, b), keys.block(b, a)], { projection: 'createdAt' })).size > 0;
 
@@ -84,6 +84,11 @@ export const notificationReactions: Reaction[] = [
     name: 'notify-undo',
     matches: (c: Change) => c.event === 'REMOVE' && NOTIFYING.includes(String(typeOf(c))),
     run: async (c) => { for (const n of causesOf(c.oldImage!)) await removeNotification(n.recipientId, n.cause); },
+  },
+  {
+    name: 'notify-expired',
+    matches: (c: Change) => c.event === 'REMOVE' && c.byTtl && typeOf(c) === 'NOTIFICATION',
+    run: ({ oldImage: n }) => forgetExpired({ recipientId: String(n!.recipientId), createdAt: String(n!.createdAt) }),
   },
   {
     name: 'notify-block',

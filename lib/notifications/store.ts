@@ -135,3 +135,11 @@ export async function markAllRead(recipientId: string, now = new Date().toISOStr
     ExpressionAttributeValues: { ':now': now, ':zero': 0 },
   }));
 }
+
+/**
+ * A notification DynamoDB's TTL removed: the count loses it if it was unread. (Deletions of
+ * ours moved the count in their own transaction; TTL deletions bypass every transaction.)
+ */
+export async function forgetExpired(n: Pick<NotificationItem, 'recipientId' | 'createdAt'>): Promise<void> {
+  await transact([countIt(n.recipientId, -1, n.createdAt)]).catch((e) => { if (!(e instanceof ConditionFailed)) throw e; });
+}

@@ -41,6 +41,7 @@ function toLambdaRecord(r, streamArn) {
     eventSource: 'aws:dynamodb',
     awsRegion: r.awsRegion,
     eventSourceARN: streamArn,
+    ...(r.userIdentity ? { userIdentity: { type: r.userIdentity.Type, principalId: r.userIdentity.PrincipalId } } : {}),
     dynamodb: {
       ApproximateCreationDateTime: d.ApproximateCreationDateTime instanceof Date
         ? Math.floor(d.ApproximateCreationDateTime.getTime() / 1000) : d.ApproximateCreationDateTime,

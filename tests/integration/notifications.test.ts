@@ -14,6 +14,12 @@ import { handler as readH } from '../../functions/notifications/read';
 import { handler as likeH } from '../../functions/posts/like';
 import { handler as unlikeH } from '../../functions/posts/unlike';
 import { handler as deleteCommentH } from '../../functions/comments/delete';
+import { handler as consumer } from '../../functions/events/stream';
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
+import { marshall } from '@aws-sdk/util-dynamodb';
+import { db, TABLE } from '../../lib/db/client';
+import { consumerMapping, passesFilters } from '../../scripts/lib/stream-poller.mjs';
+import { ROOT } from '../../scripts/lib/manifests.mjs';
 
 const FIVE_SECONDS = 5_000;
 let stream: TestStream;
@@ -143,5 +149,25 @@ describe('notifications', () => {
       expect(res.status).toBe(400);
       expect(res.body.code).toBe('VALIDATION_ERROR');
     }
+  });
+
+  it('an unread notification that DynamoDB expires (TTL) leaves the count', async () => {
+    const [me, fan] = await users(2);
+    await follow(fan, me);
+    await until(me, (v) => v.unreadCount === 1);
+    const key = keys.notification(me.id, `FOLLOW#${fan.id}`);
+    const item = (await getItem(key))!;
+    // DynamoDB Local never expires items: the deletion and its stream record are made here,
+    // the record as DynamoDB's TTL writes it (its userIdentity is the service).
+    await db.send(new DeleteCommand({ TableName: TABLE, Key: key }));
+    const record = {
+      eventName: 'REMOVE',
+      userIdentity: { type: 'Service', principalId: 'dynamodb.amazonaws.com' },
+      dynamodb: { Keys: marshall(key), OldImage: marshall(item), SequenceNumber: '1' },
+    };
+    expect(passesFilters(record, consumerMapping(ROOT).filterPatterns)).toBe(true);
+    expect(passesFilters({ ...record, userIdentity: undefined }, consumerMapping(ROOT).filterPatterns)).toBe(false);
+    expect(await consumer({ Records: [record as never] })).toEqual({ batchItemFailures: [] });
+    expect(await list(me)).toMatchObject({ notifications: [], unreadCount: 0 });
   });
 });
