@@ -7,7 +7,8 @@
 // after: a fan-out chunk that finds its post gone once it has written removes what it wrote
 // (a deletion that commits after that check triggers the removal job, which runs after it),
 // and a follow's backfill that finds the follow gone removes its entries.
-import { GetCommand, QueryCommand, DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { db, TABLE } from '../db/client';
 import { batchGet, batchWrite, itemKey } from '../db/batch';
 import { INDEX, keys } from '../keys';
@@ -104,6 +105,7 @@ export async function backfill(readerId: string, authorId: string): Promise<void
   if (!author) return; // the account is gone
   const follow = keys.follow(readerId, authorId);
   if (author.pullMode === true) {
+    // The conversion's job may already have walked past this follower: the source is written here too.
     await db.send(new PutCommand({ TableName: TABLE, Item: { ...keys.pullSource(readerId, authorId), type: 'PULL', authorId } }));
     if (!(await exists(follow))) await db.send(new DeleteCommand({ TableName: TABLE, Key: keys.pullSource(readerId, authorId) }));
     return;
@@ -162,6 +164,13 @@ export const pullSourcesJob: JobKind<PullParams> = {
     const follows = await batchGet(page.followerIds.map((f) => keys.follow(f, authorId)), { projection: 'followerId' });
     const gone = page.followerIds.filter((f) => !follows.has(itemKey(keys.follow(f, authorId))));
     if (gone.length) await deleteKeys(gone.map((f) => keys.pullSource(f, authorId)));
+    // Every follower has the source (a later follow writes its own): the author's posts stop being copied.
+    if (!page.next) {
+      await db.send(new UpdateCommand({
+        TableName: TABLE, Key: keys.user(authorId), UpdateExpression: 'SET pullReady = :true',
+        ConditionExpression: 'attribute_exists(PK)', ExpressionAttributeValues: { ':true': true },
+      })).catch((err: unknown) => { if (!(err instanceof ConditionalCheckFailedException)) throw err; });
+    }
     return page.next;
   },
 };

@@ -65,16 +65,22 @@ export function postItem(id: string, authorId: string, input: NewPost): PostItem
 }
 
 /**
- * Whether a new post of this author is copied into the followers' feeds (lib/feed) or read
- * into them at read time: an author past FANOUT_MAX_FOLLOWERS stays a read-time author.
+ * How a new post of this author reaches the followers' feeds (lib/feed): copied ('fanout'), or
+ * read at read time ('pull'), once the author has more than FANOUT_MAX_FOLLOWERS followers and
+ * every follower's feed has the author as a source (`pullReady`). The post that finds the author
+ * past the threshold for the first time is still copied and starts that conversion ('convert'):
+ * no follower ever misses a post while the sources are being written.
  */
-export const fansOut = (author: { followersCount?: number; pullMode?: boolean }, maxFollowers: number) =>
-  author.pullMode !== true && (author.followersCount ?? 0) <= maxFollowers;
+export function feedMode(author: { followersCount?: number; pullMode?: boolean; pullReady?: boolean }, maxFollowers: number): 'fanout' | 'convert' | 'pull' {
+  if (author.pullReady === true) return 'pull';
+  if (author.pullMode === true) return 'fanout';
+  return (author.followersCount ?? 0) > maxFollowers ? 'convert' : 'fanout';
+}
 
-export async function createPost(post: PostItem, trace: TraceContext, payload: Record<string, unknown>, extra: TxItem[]): Promise<void> {
+export async function createPost(post: PostItem, trace: TraceContext, payload: Record<string, unknown>, extra: TxItem[], convert = false): Promise<void> {
   await transact([
     { op: { Put: { TableName: TABLE, Item: post, ConditionExpression: 'attribute_not_exists(PK)' } } },
-    post.fanout === false
+    convert
       // The author becomes a read-time author: the stream gives every follower's feed the author as a source.
       ? {
         op: {

@@ -22,6 +22,8 @@ export interface UserItem {
   GSI3PK: string;
   /** Set once the user had more than FANOUT_MAX_FOLLOWERS followers when posting (lib/feed). */
   pullMode?: boolean;
+  /** Set once every follower's feed has the user as a pull source: from then on posts are not copied. */
+  pullReady?: boolean;
 }
 
 export interface UserEdges {
