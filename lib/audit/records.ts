@@ -6,7 +6,7 @@ import { db, TABLE } from '../db/client';
 import { transactChange, type TxItem } from '../db/transact';
 import { keys } from '../keys';
 import { config } from '../config';
-import type { TraceContext } from '../http/trace';
+import type { TraceContext } from './context';
 import { redact } from './redact';
 import { noChange, type StateDiff } from './diff';
 

@@ -10,7 +10,7 @@ import { newId } from '../ids';
 import { NotFound, ValidationError } from '../errors';
 import { logItem } from '../audit/records';
 import { diffState } from '../audit/diff';
-import type { TraceContext } from '../http/trace';
+import type { TraceContext } from '../audit/context';
 import type { PostItem } from '../posts/model';
 import { auditable, type CommentItem } from './model';
 import { nextInThread } from './timestamps';

@@ -12,7 +12,7 @@ import { logItem } from '../audit/records';
 import { diffState } from '../audit/diff';
 import { cleanupJobItem } from '../cleanup/jobs';
 import { triggerCleanup } from '../cleanup/trigger';
-import type { TraceContext } from '../http/trace';
+import type { TraceContext } from '../audit/context';
 import { auditable, type CommentItem } from './model';
 import { rawNumber } from './raw';
 

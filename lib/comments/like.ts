@@ -8,7 +8,7 @@ import { keys } from '../keys';
 import { NotFound } from '../errors';
 import { recordChange } from '../audit/records';
 import { diffState } from '../audit/diff';
-import type { TraceContext } from '../http/trace';
+import type { TraceContext } from '../audit/context';
 import type { Thread } from './access';
 
 interface Audit {

@@ -10,7 +10,7 @@ import { keys } from '../keys';
 import { NotFound } from '../errors';
 import { logItem, recordChange, recordNoChange, writeLog } from '../audit/records';
 import { diffState, noChange } from '../audit/diff';
-import type { TraceContext } from '../http/trace';
+import type { TraceContext } from '../audit/context';
 import { blockEdge, existing, moveCounters, targetExists } from './edges';
 
 const ATTEMPTS = 6;

@@ -8,7 +8,7 @@ import { keys } from '../keys';
 import { FollowLimitReached, Forbidden, NotFound } from '../errors';
 import { recordChange, recordNoChange } from '../audit/records';
 import { diffState } from '../audit/diff';
-import type { TraceContext } from '../http/trace';
+import type { TraceContext } from '../audit/context';
 import { FOLLOW_LIMIT, followEdge, followersCountOf, moveCounters } from './edges';
 
 export interface FollowResult {

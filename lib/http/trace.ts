@@ -2,13 +2,9 @@
 // W3C traceparent, else a new id; scenario, step and simulated time from their headers.
 import { newId } from '../ids';
 import type { ErrorDetail } from '../errors';
+import type { TraceContext } from '../audit/context';
 
-export interface TraceContext {
-  traceId: string;
-  scenarioId: string;
-  stepId: string;
-  simTimestamp: number;
-}
+export type { TraceContext } from '../audit/context';
 
 const TOKEN = /^[A-Za-z0-9._:-]{1,128}$/;
 const TRACEPARENT = /^[0-9a-f]{2}-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}$/;

@@ -9,7 +9,7 @@ import { keys } from '../keys';
 import { Forbidden, NotFound } from '../errors';
 import { recordChange } from '../audit/records';
 import { diffState } from '../audit/diff';
-import type { TraceContext } from '../http/trace';
+import type { TraceContext } from '../audit/context';
 import type { PostItem } from './model';
 
 export interface EdgeContext {

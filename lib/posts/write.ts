@@ -9,7 +9,7 @@ import { NotFound } from '../errors';
 import { logItem } from '../audit/records';
 import { diffState } from '../audit/diff';
 import { cleanupJobItem } from '../cleanup/jobs';
-import type { TraceContext } from '../http/trace';
+import type { TraceContext } from '../audit/context';
 import { homeEntry } from '../feed/fanout';
 import type { PostItem } from './model';
 

@@ -8,7 +8,7 @@ import { newId } from '../ids';
 import { Conflict } from '../errors';
 import { logItem } from '../audit/records';
 import { diffState } from '../audit/diff';
-import type { TraceContext } from '../http/trace';
+import type { TraceContext } from '../audit/context';
 import type { EditableField, UserItem } from './model';
 import { searchTerms, termKey, type SearchTerm } from './search-terms';
 
