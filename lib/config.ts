@@ -13,6 +13,10 @@ const schema = z.object({
   LOG_RETENTION_DAYS: z._default(z.coerce.number().check(z.positive()), 30),
   DYNAMODB_ENDPOINT: z.optional(z.string()),
   AWS_REGION: z._default(z.string().check(z.minLength(1)), 'us-east-1'),
+  // Media storage (contract section 12). Locally an S3-compatible server started by npm start.
+  MEDIA_BUCKET: z.optional(z.string()),
+  MEDIA_PUBLIC_URL: z.optional(z.string()),
+  S3_ENDPOINT: z.optional(z.string()),
 });
 
 export interface Config {
@@ -25,7 +29,21 @@ export interface Config {
   logRetentionDays: number;
   dynamodbEndpoint: string | undefined;
   region: string;
+  media: MediaConfig;
 }
+
+/** Where uploads and their variants live, and where clients read them from. */
+export interface MediaConfig {
+  bucket: string;
+  /** Base URL of the served images (the CDN in AWS; the local S3 server's bucket URL locally), no trailing slash. */
+  publicUrl: string;
+  /** Only for an S3-compatible server (npm start, tests); undefined in AWS. */
+  endpoint: string | undefined;
+}
+
+/** The local S3 server's account (scripts/lib/local-s3.mjs): its only key pair, valid on loopback only. */
+export const LOCAL_S3_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
+export const LOCAL_MEDIA_BUCKET = 'aperture-media-local';
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = z.safeParse(schema, env);
@@ -49,7 +67,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logRetentionDays: e.LOG_RETENTION_DAYS,
     dynamodbEndpoint: e.DYNAMODB_ENDPOINT || undefined,
     region: e.AWS_REGION,
+    media: mediaConfig(e.MEDIA_BUCKET, e.MEDIA_PUBLIC_URL, e.S3_ENDPOINT, isLocal),
   };
+}
+
+function mediaConfig(bucket: string | undefined, publicUrl: string | undefined, endpoint: string | undefined, isLocal: boolean): MediaConfig {
+  const ep = endpoint ? endpoint.replace(/\/+$/, '') : undefined;
+  const b = bucket || (isLocal ? LOCAL_MEDIA_BUCKET : '');
+  const url = publicUrl || (ep ? `${ep}/${b}` : '');
+  if (!isLocal && (!b || !url)) throw new Error(`Stage needs MEDIA_BUCKET and MEDIA_PUBLIC_URL from its environment`);
+  return { bucket: b, publicUrl: url.replace(/\/+$/, ''), endpoint: ep };
 }
 
 export const config: Config = loadConfig();
