@@ -73,6 +73,11 @@ describe.each(rows())('%s', (_key, route) => {
     it.each(props)('refuses wrong types, lengths and text in "%s", naming it', async (field, schema) => {
       // Wrong types and lengths are 400s naming the field on every route.
       const strict: unknown[] = [123, -1, true, false, null, [], ['x'], {}, { $ne: null }];
+      // A number field (media upload `size`): a number in text, a fraction and numbers out of its range instead of 123.
+      if (schema.type === 'integer') {
+        strict.splice(0, 1, '123', 1.5, 0);
+        if (typeof schema.maximum === 'number') strict.push(schema.maximum + 1);
+      }
       const max = (schema.maxLength as number | undefined) ?? (schema.anyOf as { maxLength?: number }[] | undefined)?.find((s) => s.maxLength)?.maxLength;
       if (max !== undefined) strict.push('a'.repeat(max + 1), '😀'.repeat(max + 1));
       for (const value of strict) {

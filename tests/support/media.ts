@@ -5,6 +5,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import type { S3Event } from 'aws-lambda';
+import { call } from './invoke';
+import { handler as uploads } from '../../functions/media/uploads';
 
 /** Polls for the S3 event of `key` (the newest, when there are several). */
 export async function waitForS3Event(key: string, timeoutMs = 20_000): Promise<S3Event> {
@@ -43,4 +45,14 @@ export async function makeImage(format: 'jpeg' | 'png' | 'webp', width: number, 
     .composite([{ input: { create: { width: width - half, height, channels: 3, background: { r: 20, g: 20, b: 220 } } }, left: half, top: 0 }]);
   const withMeta = opts.exif === false ? base : base.withExif(TELLTALE_EXIF);
   return withMeta.toFormat(format).toBuffer();
+}
+
+
+export interface IssuedUpload { mediaId: string; method: string; url: string; fields: Record<string, string>; headers: Record<string, string>; maxBytes: number; expiresAt: string }
+
+/** POST /media/uploads as `token`; throws unless 201. */
+export async function issueUpload(token: string, contentType: string, size: number): Promise<IssuedUpload> {
+  const res = await call(uploads, 'POST /media/uploads', { token, body: { contentType, size } });
+  if (res.status !== 201) throw new Error(`upload not issued: ${res.status} ${res.text}`);
+  return res.body.upload as IssuedUpload;
 }
