@@ -12,7 +12,7 @@ export const uploadBody = z.strictObject({
 export const handler = http({ body: uploadBody, idempotent: true }, async (req) => {
   const { body, caller, trace, params } = req;
   await caller.user();
-  const { item, upload } = await buildUpload(caller.userId, body.contentType, body.size);
+  const { item, upload } = await buildUpload(caller.userId, body.contentType, body.size, trace);
   const reply = { status: 201, body: { upload } };
   await createUpload(item, trace, { params, body }, idempotencyItem(req, reply));
   return reply;

@@ -39,6 +39,10 @@ export interface MediaItem {
   objectKeys?: string[];
   /** What uses it: `post#<id>` or `profile`; absent while unused. */
   usedBy?: string;
+  /** The trace of the request that issued the upload: its processing is recorded there too. */
+  traceId?: string;
+  scenarioId?: string;
+  stepId?: string;
   createdAt: string;
   updatedAt: string;
   /** TTL (epoch seconds): set while unused, removed when a post or profile uses it. */

@@ -26,7 +26,7 @@ export const auditableMedia = (m: Partial<MediaItem>) => Object.fromEntries(Obje
 }).filter(([, v]) => v !== undefined));
 
 /** The pending item and the upload instructions; nothing is written yet. */
-export async function buildUpload(ownerId: string, contentType: MediaType, size: number): Promise<{ item: MediaItem; upload: Upload }> {
+export async function buildUpload(ownerId: string, contentType: MediaType, size: number, trace: TraceContext): Promise<{ item: MediaItem; upload: Upload }> {
   const id = newId();
   const issued = idTime(id);
   const createdAt = new Date(issued).toISOString();
@@ -43,6 +43,9 @@ export async function buildUpload(ownerId: string, contentType: MediaType, size:
     url: null,
     variants: null,
     reason: null,
+    traceId: trace.traceId,
+    scenarioId: trace.scenarioId,
+    stepId: trace.stepId,
     createdAt,
     updatedAt: createdAt,
     expiresAt: Math.floor(issued / 1000) + UNUSED_MEDIA_TTL_SECONDS,

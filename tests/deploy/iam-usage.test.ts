@@ -15,6 +15,8 @@ import { handler as likePost } from '../../functions/posts/like';
 import { rows, type FixtureContext } from '../support/routes';
 import { ROOT } from '../../scripts/lib/manifests.mjs';
 import { dynamo } from '../../lib/db/client';
+import { handler as processMedia } from '../../functions/media/process';
+import { makeImage, upload } from '../support/media';
 
 const declared = JSON.parse(readFileSync(join(ROOT, 'resources/iam.json'), 'utf8')).functions as Record<string, string[]>;
 
@@ -104,5 +106,21 @@ describe('cleanupSweeper', () => {
       recording = undefined;
     }
     expect([...used].sort()).toEqual([...declared.cleanupSweeper!].sort());
+  });
+});
+
+describe('mediaProcess', () => {
+  it('calls exactly the DynamoDB actions declared for it, processing an upload and a repeat of its event', async () => {
+    const me = await makeUser();
+    const { event } = await upload(me.token, await makeImage('jpeg', 32, 24), 'image/jpeg');
+    const used = new Set<string>();
+    recording = used;
+    try {
+      expect(await processMedia(event)).toEqual({ outcomes: ['ready'] });
+      expect(await processMedia(event)).toEqual({ outcomes: ['ignored'] });
+    } finally {
+      recording = undefined;
+    }
+    expect([...used].sort()).toEqual([...declared.mediaProcess!].sort());
   });
 });
