@@ -72,6 +72,8 @@ export async function putImage(key: string, body: Buffer, contentType: string): 
     CacheControl: 'public, max-age=31536000, immutable',
     Tagging: `${UNUSED_TAG.Key}=${UNUSED_TAG.Value}`,
   }));
+  // The local server ignores the x-amz-tagging header of a PUT (S3 applies it atomically): tag it apart there.
+  if (media.endpoint) await tagObject(key, UNUSED_TAG);
 }
 
 export async function tagObject(key: string, tag: { Key: string; Value: string }): Promise<void> {

@@ -18,6 +18,8 @@ export interface PostItem {
   updatedAt: string;
   likesCount: number;
   commentsCount: number;
+  /** Ids of the uploaded media the post is made of: deleted with it (lib/cleanup). */
+  media?: string[];
   /** createdAt of the newest top-level comment: keeps comment timestamps unique per thread. */
   lastCommentAt?: string;
   GSI1PK: string;

@@ -16,7 +16,8 @@ import { rows, type FixtureContext } from '../support/routes';
 import { ROOT } from '../../scripts/lib/manifests.mjs';
 import { dynamo } from '../../lib/db/client';
 import { handler as processMedia } from '../../functions/media/process';
-import { makeImage, upload } from '../support/media';
+import { makeImage, readyMedia, upload } from '../support/media';
+import { handler as createPostHandler } from '../../functions/posts/create';
 
 const declared = JSON.parse(readFileSync(join(ROOT, 'resources/iam.json'), 'utf8')).functions as Record<string, string[]>;
 
@@ -42,6 +43,7 @@ const OTHER_PATHS: Record<string, string[]> = {
   usersMe: [BOOKMARKS],
   usersEdit: [BOOKMARKS],
   postsDelete: ['dynamodb:BatchGetItem'], // someone else's post: the relation to its author is read before the 403
+  postsCreate: ['dynamodb:BatchGetItem'], // a post from uploaded media reads them (tests/integration/media-use.test.ts)
 };
 
 describe.each(rows())('%s', (_key, route) => {
@@ -71,9 +73,10 @@ describe.each(rows())('%s', (_key, route) => {
 });
 
 describe('cleanupWorker', () => {
-  it('calls exactly the DynamoDB actions declared for it, draining a deleted post', async () => {
+  it('calls exactly the DynamoDB actions declared for it, draining a deleted post made from an upload', async () => {
     const [me, other] = [await makeUser(), await makeUser()];
-    const post = await makePost(me);
+    const made = await call(createPostHandler, 'POST /posts/create', { token: me.token, body: { media: [await readyMedia(me.token)] } });
+    const post = made.body.post as { _id: string };
     const c = created(await comment(other, post._id, 'goes with the post'));
     created(await reply(me, c._id, { text: 'so does this' }));
     expect((await call(likePost, 'POST /posts/like/{post_id}', { params: { post_id: post._id }, token: other.token })).status).toBe(200);
