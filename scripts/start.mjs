@@ -117,8 +117,11 @@ try {
   while (s3Port >= port && s3Port <= port + 2) s3Port = await freePort();
   const s3Endpoint = `http://127.0.0.1:${s3Port}`;
   const processUrl = `http://127.0.0.1:${port + 2}/2015-03-31/functions/aperture-local-mediaProcess/invocations`;
+  if (persist) mkdirSync(`${root}.s3`, { recursive: true });
   storageStarting = startLocalS3({
     port: s3Port,
+    // With --persist the images are kept beside the table's data; otherwise a temporary directory, removed on exit.
+    directory: persist ? `${root}.s3` : undefined,
     onEvent: (event) => {
       if (!event.Records?.[0]?.eventName?.startsWith('ObjectCreated:')) return;
       fetch(processUrl, { method: 'POST', headers: { 'X-Amz-Invocation-Type': 'Event', 'Content-Type': 'application/json' }, body: JSON.stringify(event) })

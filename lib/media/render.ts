@@ -10,9 +10,8 @@ import { MAX_PIXELS, VARIANT_SIZES, type MediaType, type VariantName } from './m
 
 const FORMATS: Record<MediaType, 'jpeg' | 'png' | 'webp'> = { 'image/jpeg': 'jpeg', 'image/png': 'png', 'image/webp': 'webp' };
 
-// One image at a time per container: libvips already uses every core for one, and this
-// keeps peak memory at one decoded image (docs/PERFORMANCE.md, media processing).
-sharp.concurrency(0);
+// No operation cache: a container processes each image once, and the cache would only hold
+// memory (peak memory: docs/PERFORMANCE.md, media processing).
 sharp.cache(false);
 
 export interface Rendered {
