@@ -6,8 +6,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { freePort } from '../../scripts/lib/local-dynamodb.mjs';
-import { ensureTable } from '../../scripts/lib/local-dynamodb.mjs';
+import { createServer } from 'node:net';
+import { ensureTable, freePort } from '../../scripts/lib/local-dynamodb.mjs';
 import { uniq } from '../support/factories';
 import { makeImage } from '../support/media';
 
@@ -20,7 +20,6 @@ let base: string;
 async function threeFreePorts(): Promise<number> {
   for (;;) {
     const p = await freePort();
-    const { createServer } = await import('node:net');
     const ok = await Promise.all([p + 1, p + 2].map((q) => new Promise<boolean>((resolve) => {
       const s = createServer();
       s.once('error', () => resolve(false));
@@ -55,6 +54,8 @@ afterAll(async () => {
     stack.kill('SIGTERM');
     await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
   }
+  stack?.stdout?.destroy();
+  stack?.stderr?.destroy();
 });
 
 it('prints the storage on a loopback port, and an upload there is processed through its event', async () => {
