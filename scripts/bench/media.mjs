@@ -46,11 +46,13 @@ const sharp = require('sharp');
   const small = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#888' } }).jpeg().toBuffer();
   await render(small, 'image/jpeg');
   const bytes = readFileSync(${JSON.stringify(photo)});
+  const c0 = process.cpuUsage();
   const t0 = performance.now();
   const r = await render(bytes, 'image/jpeg');
   const ms = performance.now() - t0;
+  const cpu = process.cpuUsage(c0);
   if (!r.ok) throw new Error(r.reason);
-  process.stdout.write(JSON.stringify({ ms, maxRssMiB: process.resourceUsage().maxRSS / 1024, outputs: r.images.map((i) => [i.name, i.width, i.height, i.data.length]) }));
+  process.stdout.write(JSON.stringify({ ms, cpuMs: (cpu.user + cpu.system) / 1000, maxRssMiB: process.resourceUsage().maxRSS / 1024, outputs: r.images.map((i) => [i.name, i.width, i.height, i.data.length]) }));
 })().catch((e) => { console.error(e); process.exit(1); });`;
 
 const results = [];
@@ -58,7 +60,7 @@ for (let i = 0; i < runs; i++) {
   const res = spawnSync(process.execPath, ['-e', child], { cwd: root, encoding: 'utf8', env: { ...process.env, STAGE: 'local' } });
   if (res.status !== 0) throw new Error(res.stderr);
   results.push(JSON.parse(res.stdout));
-  say(`run ${i + 1}: ${results.at(-1).ms.toFixed(0)} ms, peak RSS ${results.at(-1).maxRssMiB.toFixed(0)} MiB`);
+  say(`run ${i + 1}: ${results.at(-1).ms.toFixed(0)} ms (CPU ${results.at(-1).cpuMs.toFixed(0)} ms), peak RSS ${results.at(-1).maxRssMiB.toFixed(0)} MiB`);
 }
 const p50 = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor((s.length - 1) / 2)]; };
 const summary = {
@@ -67,11 +69,13 @@ const summary = {
   input: { width: w, height: h, bytes: gradient.size },
   runs: results.length,
   p50Ms: p50(results.map((r) => r.ms)),
+  p50CpuMs: p50(results.map((r) => r.cpuMs)),
   p50PeakRssMiB: p50(results.map((r) => r.maxRssMiB)),
   maxPeakRssMiB: Math.max(...results.map((r) => r.maxRssMiB)),
   outputs: results[0].outputs,
-  all: results.map((r) => ({ ms: Math.round(r.ms), maxRssMiB: Math.round(r.maxRssMiB) })),
+  loadAverage: os.loadavg()[0],
+  all: results.map((r) => ({ ms: Math.round(r.ms), cpuMs: Math.round(r.cpuMs), maxRssMiB: Math.round(r.maxRssMiB) })),
 };
-process.stdout.write(`\n| 12-MP JPEG (${(gradient.size / 1024 / 1024).toFixed(1)} MiB) | p50 of ${runs} | peak RSS p50 | peak RSS max |\n|---|---|---|---|\n`
-  + `| decode, orient, 4 encodes (original, 1080, 640, 320) | ${summary.p50Ms.toFixed(0)} ms | ${summary.p50PeakRssMiB.toFixed(0)} MiB | ${summary.maxPeakRssMiB.toFixed(0)} MiB |\n`);
+process.stdout.write(`\n| 12-MP JPEG (${(gradient.size / 1024 / 1024).toFixed(1)} MiB) | wall p50 of ${runs} | CPU p50 | peak RSS p50 | peak RSS max | load average |\n|---|---|---|---|---|---|\n`
+  + `| decode, orient, 4 encodes (original, 1080, 640, 320) | ${summary.p50Ms.toFixed(0)} ms | ${summary.p50CpuMs.toFixed(0)} ms | ${summary.p50PeakRssMiB.toFixed(0)} MiB | ${summary.maxPeakRssMiB.toFixed(0)} MiB | ${summary.loadAverage.toFixed(1)} on ${os.cpus().length} CPUs |\n`);
 if (out) writeFileSync(out, JSON.stringify(summary, null, 2));
