@@ -17,7 +17,7 @@ export const createBody = z.strictObject({
     z.meta({ description: `1-${MAX_IMAGES} ids of the caller's own ready media, instead of image; the post's image and image_public_id are made from them` }),
   )),
   caption: z._default(caption(), ''),
-  image_public_id: z.optional(imagePublicId()),
+  image_public_id: z._default(imagePublicId(), ''),
 }).check(z.meta({ description: 'Exactly one of image and media; image_public_id only with image.' }));
 
 export const handler = http({ body: createBody, idempotent: true }, async (req) => {
@@ -25,13 +25,13 @@ export const handler = http({ body: createBody, idempotent: true }, async (req) 
   if ((body.image === undefined) === (body.media === undefined)) {
     throw ValidationError.field(body.image === undefined ? 'image' : 'media', 'give exactly one of image and media');
   }
-  if (body.media && body.image_public_id !== undefined) {
+  if (body.media && body.image_public_id !== '') {
     throw ValidationError.field('image_public_id', 'is made from media; give it only with image');
   }
   const [, media] = await Promise.all([caller.user(), body.media ? usableMedia(caller.userId, body.media, 'media') : undefined]);
   const input = media
     ? { image: JSON.stringify(media.map((m) => m.url)), image_public_id: JSON.stringify(media.map((m) => m.id)), caption: body.caption, media: media.map((m) => m.id) }
-    : { image: body.image!, image_public_id: body.image_public_id ?? '', caption: body.caption };
+    : { image: body.image!, image_public_id: body.image_public_id, caption: body.caption };
   const post = buildPost(caller.userId, input);
   const reply = { status: 201, body: { message: 'Post created successfully', post: toPost(post, []) } };
   if (media) await markObjectsUsed(media);
