@@ -14,6 +14,10 @@ const schema = z.object({
   DYNAMODB_ENDPOINT: z.optional(z.string()),
   FANOUT_MAX_FOLLOWERS: z._default(z.coerce.number().check(z.int(), z.nonnegative()), 10_000),
   AWS_REGION: z._default(z.string().check(z.minLength(1)), 'us-east-1'),
+  // Media storage (contract section 12). Locally an S3-compatible server started by npm start.
+  MEDIA_BUCKET: z.optional(z.string()),
+  MEDIA_PUBLIC_URL: z.optional(z.string()),
+  S3_ENDPOINT: z.optional(z.string()),
 });
 
 export interface Config {
@@ -28,7 +32,21 @@ export interface Config {
   region: string;
   /** Authors with more followers than this are read into their followers' feeds, not copied (contract section 11). */
   fanoutMaxFollowers: number;
+  media: MediaConfig;
 }
+
+/** Where uploads and their variants live, and where clients read them from. */
+export interface MediaConfig {
+  bucket: string;
+  /** Base URL of the served images (the CDN in AWS; the local S3 server's bucket URL locally), no trailing slash. */
+  publicUrl: string;
+  /** Only for an S3-compatible server (npm start, tests); undefined in AWS. */
+  endpoint: string | undefined;
+}
+
+/** The local S3 server's account (scripts/lib/local-s3.mjs): its only key pair, valid on loopback only. */
+export const LOCAL_S3_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
+export const LOCAL_MEDIA_BUCKET = 'aperture-media-local';
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = z.safeParse(schema, env);
@@ -53,7 +71,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dynamodbEndpoint: e.DYNAMODB_ENDPOINT || undefined,
     region: e.AWS_REGION,
     fanoutMaxFollowers: e.FANOUT_MAX_FOLLOWERS,
+    media: mediaConfig(e.MEDIA_BUCKET, e.MEDIA_PUBLIC_URL, e.S3_ENDPOINT, isLocal),
   };
+}
+
+function mediaConfig(bucket: string | undefined, publicUrl: string | undefined, endpoint: string | undefined, isLocal: boolean): MediaConfig {
+  const ep = endpoint ? endpoint.replace(/\/+$/, '') : undefined;
+  const b = bucket || (isLocal ? LOCAL_MEDIA_BUCKET : '');
+  const url = publicUrl || (ep ? `${ep}/${b}` : '');
+  if (!isLocal && (!b || !url)) throw new Error(`Stage needs MEDIA_BUCKET and MEDIA_PUBLIC_URL from its environment`);
+  return { bucket: b, publicUrl: url.replace(/\/+$/, ''), endpoint: ep };
 }
 
 export const config: Config = loadConfig();

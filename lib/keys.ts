@@ -139,6 +139,10 @@ export const keys = {
   cleanupJob: (kind: string, id: string) => ({ PK: `CLEANUP#${kind}#${id}`, SK: 'JOB' }),
   cleanupJobIndex: (kind: string, id: string, touchedAt: string) => ({ GSI1PK: keys.cleanups(), GSI1SK: `${touchedAt}#${kind}#${id}` }),
   cleanups: () => 'CLEANUPS',
+
+  // Media (contract section 12): one item per upload, read by id only (its owner's GET, a
+  // post or profile using it, its processing).
+  media: (mediaId: string) => ({ PK: `MEDIA#${mediaId}`, SK: 'MEDIA' }),
 };
 
 /**

@@ -92,6 +92,38 @@ function tableStatements(actions, indexNames) {
   return statements;
 }
 
+const S3_ACTION = /^s3:[A-Z][A-Za-z]+$/;
+const S3_PREFIX = /^[a-z0-9-]+\/$/;
+
+/**
+ * The media bucket's object actions of each function (iam.json `s3`: function -> key prefix
+ * -> actions): one object action each, on a prefix of the bucket, never a wildcard action.
+ */
+function s3Declarations(serviceDir, functionNames) {
+  const { s3 = {} } = read(serviceDir);
+  const problems = [];
+  for (const [name, prefixes] of Object.entries(s3)) {
+    if (name === 'comment') continue;
+    if (!functionNames.includes(name)) problems.push(`resources/iam.json gives S3 actions to "${name}", which is not a function`);
+    for (const [prefix, actions] of Object.entries(prefixes)) {
+      if (!S3_PREFIX.test(prefix)) problems.push(`function "${name}": S3 prefix "${prefix}" must be one folder ending in /`);
+      for (const a of actions) if (!S3_ACTION.test(a)) problems.push(`function "${name}": "${a}" is not one S3 action`);
+    }
+  }
+  if (problems.length) throw new Error(`Per-function IAM: ${problems.join('; ')}`);
+  return Object.fromEntries(Object.entries(s3).filter(([n]) => n !== 'comment'));
+}
+
+/** One statement per prefix, on the objects under it in the media bucket (MEDIA_BUCKET: a name, or CloudFormation that builds it). */
+function s3Statements(prefixes, bucket) {
+  if (!prefixes) return [];
+  return Object.entries(prefixes).map(([prefix, actions]) => ({
+    Effect: 'Allow',
+    Action: [...actions].sort(),
+    Resource: [{ 'Fn::Sub': [`arn:\${AWS::Partition}:s3:::\${Bucket}/${prefix}*`, { Bucket: bucket }] }],
+  }));
+}
+
 class PerFunctionIam {
   constructor(serverless) {
     this.serverless = serverless;
@@ -107,6 +139,8 @@ class PerFunctionIam {
     const names = service.getAllFunctions();
     const declared = declarations(sls.serviceDir ?? sls.config.servicePath, names);
     const invoke = invocations(sls.serviceDir ?? sls.config.servicePath, names);
+    const s3 = s3Declarations(sls.serviceDir ?? sls.config.servicePath, names);
+    const bucket = service.provider.environment?.MEDIA_BUCKET;
     const functionNameOf = (n) => {
       const fn = resources[naming.getLambdaLogicalId(n)];
       if (!fn || typeof fn.Properties.FunctionName !== 'string') throw new Error(`Per-function IAM: no function name for "${n}"`);
@@ -141,6 +175,7 @@ class PerFunctionIam {
                 ...tableStatements(declared[name], indexNames),
                 ...invokeStatements(invoke[name], functionNameOf),
                 ...streamStatements(service.getFunction(name).events),
+                ...s3Statements(s3[name], bucket),
               ],
             },
           }],
@@ -165,3 +200,4 @@ class PerFunctionIam {
 module.exports = PerFunctionIam;
 module.exports.declarations = declarations;
 module.exports.invocations = invocations;
+module.exports.s3Declarations = s3Declarations;

@@ -1,6 +1,9 @@
 #!/usr/bin/env node
 // `npm start`: DynamoDB Local (in memory; --persist keeps it in .dynamodb/), the table,
 // then serverless-offline on http://localhost:3000. Ctrl-C or SIGTERM stops all of it.
+// The media storage: a local S3-compatible server on a free loopback port (scripts/lib/local-s3.mjs),
+// whose upload events invoke the media processing function through serverless-offline's
+// Lambda endpoint, as S3's event notification invokes it in AWS.
 // DYNAMODB_ENDPOINT=<url> uses a DynamoDB that is already running instead.
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
@@ -9,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { ensureTable, freePort, startDynamoLocal } from './lib/local-dynamodb.mjs';
 import { startLocalStream } from './lib/local-stream.mjs';
 import { STACK_FILE } from './lib/local-stack.mjs';
+import { startLocalS3 } from './lib/local-s3.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const args = process.argv.slice(2);
@@ -23,6 +27,8 @@ let dynamo;
 let dynamoStarting;
 let offline;
 let stream;
+/** The local S3 server while it starts or runs. */
+let storageStarting;
 let stopping = false;
 
 async function stop(code = 0) {
@@ -33,7 +39,10 @@ async function stop(code = 0) {
   if (offline && offline.exitCode === null) {
     try { process.kill(-offline.pid, 'SIGTERM'); } catch { /* already gone */ }
   }
-  await (dynamo ?? (await dynamoStarting?.catch(() => undefined)))?.stop();
+  await Promise.all([
+    (dynamo ?? (await dynamoStarting?.catch(() => undefined)))?.stop(),
+    (await storageStarting?.catch(() => undefined))?.stop(),
+  ]);
   rmSync(STACK_FILE, { force: true });
   process.exit(code);
 }
@@ -105,6 +114,26 @@ try {
   });
   table.catch(() => undefined); // awaited below; a failure before that point must not crash unhandled
 
+  // Media storage. Its port is chosen first (offline's functions need the endpoint); its
+  // upload events go to the processing function, asynchronously (InvocationType Event), as in AWS.
+  let s3Port = await freePort();
+  while (s3Port >= port && s3Port <= port + 2) s3Port = await freePort();
+  const s3Endpoint = `http://127.0.0.1:${s3Port}`;
+  const processUrl = `http://127.0.0.1:${port + 2}/2015-03-31/functions/aperture-local-mediaProcess/invocations`;
+  if (persist) mkdirSync(`${root}.s3`, { recursive: true });
+  storageStarting = startLocalS3({
+    port: s3Port,
+    // With --persist the images are kept beside the table's data; otherwise a temporary directory, removed on exit.
+    directory: persist ? `${root}.s3` : undefined,
+    onEvent: (event) => {
+      if (!event.Records?.[0]?.eventName?.startsWith('ObjectCreated:')) return;
+      fetch(processUrl, { method: 'POST', headers: { 'X-Amz-Invocation-Type': 'Event', 'Content-Type': 'application/json' }, body: JSON.stringify(event) })
+        .then((r) => { if (r.status >= 300) say(`media processing not invoked (${r.status}) for ${event.Records[0].s3.object.key}`); })
+        .catch((e) => say(`media processing not invoked: ${e.message}`));
+    },
+  });
+  storageStarting.catch(() => undefined); // awaited below
+
   offline = spawn(process.execPath, [
     `${root}node_modules/serverless/bin/serverless.js`, 'offline', 'start', '--stage', 'local',
     '--httpPort', String(port), '--lambdaPort', String(port + 2), '--websocketPort', String(port + 1),
@@ -112,7 +141,7 @@ try {
     cwd: root,
     detached: true, // its own process group, so stop() ends its workers too
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, DYNAMODB_ENDPOINT: endpoint, CLEANUP_INVOKE_ENDPOINT: `http://127.0.0.1:${port + 2}`, SLS_TELEMETRY_DISABLED: '1', SLS_NOTIFICATIONS_MODE: 'off', STAGE: 'local' },
+    env: { ...process.env, DYNAMODB_ENDPOINT: endpoint, S3_ENDPOINT: s3Endpoint, CLEANUP_INVOKE_ENDPOINT: `http://127.0.0.1:${port + 2}`, SLS_TELEMETRY_DISABLED: '1', SLS_NOTIFICATIONS_MODE: 'off', STAGE: 'local' },
   });
   const verbose = args.includes('--verbose');
   // Until it is ready, serverless-offline's own start-up chatter is kept back (shown with
@@ -124,7 +153,7 @@ try {
   offline.on('exit', (code) => { if (!stopping) { say(`serverless-offline exited (${code})`); stop(code || 1); } });
 
   var ready = false; // eslint-disable-line no-var
-  await Promise.all([table, waitForHttp(`http://127.0.0.1:${port}/`, 120_000)]);
+  const [, , storage] = await Promise.all([table, waitForHttp(`http://127.0.0.1:${port}/`, 120_000), storageStarting]);
   // The change stream: feed fan-out and the other background reactions, delivered to the
   // consumer function through serverless-offline's Lambda endpoint, as AWS delivers it.
   stream = startLocalStream({
@@ -136,10 +165,11 @@ try {
     say: (msg) => say(`stream: ${msg}`),
   });
   ready = true;
-  writeFileSync(STACK_FILE, JSON.stringify({ baseUrl: `http://localhost:${port}`, dynamodbEndpoint: endpoint, pid: process.pid }, null, 2));
+  writeFileSync(STACK_FILE, JSON.stringify({ baseUrl: `http://localhost:${port}`, dynamodbEndpoint: endpoint, s3Endpoint, pid: process.pid }, null, 2));
   say(`ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   say(`API: http://localhost:${port}`);
   say('change stream: polled and delivered to the streamConsumer function (failures kept in .stream-dead-letters.jsonl)');
+  say(`media storage (S3-compatible, bucket ${storage.bucket}): ${s3Endpoint}`);
   say(`register: curl -s -X POST http://localhost:${port}/auth/register -H 'Content-Type: application/json' -d '{"name":"Hedy Lamarr","username":"hedy","email":"hedy@example.com","password":"frequency hopping"}'`);
   say('demo data: npm run seed');
   say('a token for an existing user: npm run token -- <username> [--scope logs:read]');

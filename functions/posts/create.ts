@@ -1,23 +1,45 @@
 import * as z from 'zod/mini';
 import { http } from '../../lib/http';
 import { idempotencyItem } from '../../lib/http/idempotency';
+import { ValidationError } from '../../lib/errors';
+import { id } from '../../lib/fields';
 import { buildPost, createPost, feedMode } from '../../lib/posts/write';
 import { config } from '../../lib/config';
 import { toPost } from '../../lib/posts/model';
-import { caption, imagePublicId, postImage } from '../../lib/posts/fields';
+import { caption, imagePublicId, MAX_IMAGES, postImage } from '../../lib/posts/fields';
+import { markObjectsUsed, takeMedia, usableMedia } from '../../lib/media/use';
 
 export const createBody = z.strictObject({
-  image: postImage(),
+  image: z.optional(postImage()),
+  // Uploaded media instead of image URLs (contract section 12).
+  media: z.optional(z.array(id()).check(
+    z.minLength(1), z.maxLength(MAX_IMAGES),
+    z.refine((ids) => new Set(ids).size === ids.length, 'must not name a media twice'),
+    z.meta({ description: `1-${MAX_IMAGES} ids of the caller's own ready media, instead of image; the post's image and image_public_id are made from them` }),
+  )),
   caption: z._default(caption(), ''),
   image_public_id: z._default(imagePublicId(), ''),
-});
+}).check(z.meta({ description: 'Exactly one of image and media; image_public_id only with image.' }));
 
 export const handler = http({ body: createBody, idempotent: true }, async (req) => {
   const { body, caller, trace, params } = req;
-  const author = await caller.user();
+  if ((body.image === undefined) === (body.media === undefined)) {
+    throw ValidationError.field(body.image === undefined ? 'image' : 'media', 'give exactly one of image and media');
+  }
+  if (body.media && body.image_public_id !== '') {
+    throw ValidationError.field('image_public_id', 'is made from media; give it only with image');
+  }
+  const [author, media] = await Promise.all([caller.user(), body.media ? usableMedia(caller.userId, body.media, 'media') : undefined]);
+  const input = media
+    ? { image: JSON.stringify(media.map((m) => m.url)), image_public_id: JSON.stringify(media.map((m) => m.id)), caption: body.caption, media: media.map((m) => m.id) }
+    : { image: body.image!, image_public_id: body.image_public_id, caption: body.caption };
   const mode = feedMode(author, config.fanoutMaxFollowers);
-  const post = buildPost(caller.userId, body, mode !== 'pull');
+  const post = buildPost(caller.userId, input, mode !== 'pull');
   const reply = { status: 201, body: { message: 'Post created successfully', post: toPost(post, []) } };
-  await createPost(post, trace, { params, body }, idempotencyItem(req, reply), mode === 'convert');
+  if (media) await markObjectsUsed(media);
+  await createPost(post, trace, { params, body }, [
+    ...(media ? takeMedia(media, `post#${post.id}`, 'media') : []),
+    ...idempotencyItem(req, reply),
+  ], mode === 'convert');
   return reply;
 });

@@ -7,6 +7,9 @@ import { EMBED_LIMIT, getUser, loadEdges } from '../../lib/users/repo';
 import { toBaseUser } from '../../lib/users/model';
 import { Unauthorized } from '../../lib/errors';
 import * as f from '../../lib/users/fields';
+import { id } from '../../lib/fields';
+import { markObjectsUsed, mediaOfUrl, releaseProfileMedia, removeReplacedMedia, takeMedia, usableMedia } from '../../lib/media/use';
+import type { TxItem } from '../../lib/db/transact';
 
 export const editBody = z.strictObject({
   name: z.optional(f.name()),
@@ -14,7 +17,9 @@ export const editBody = z.strictObject({
   bio: z.optional(f.bio()),
   gender: z.optional(f.gender()),
   image: z.optional(f.profileImage()),
-});
+  // An uploaded media instead of image (contract section 12): the profile image becomes its 320 variant.
+  imageMedia: z.optional(id().check(z.meta({ description: "the id of one of the caller's own ready media, instead of image" }))),
+}).check(z.meta({ description: 'A non-empty subset of the fields; at most one of image and imageMedia.' }));
 
 // Each round of concurrent edits of one profile lets at least one through, so this covers
 // ten at once; the jittered pause keeps the losers from colliding again in lockstep.
@@ -23,15 +28,24 @@ const pause = (attempt: number) => new Promise((r) => setTimeout(r, Math.random(
 
 export const handler = http({ body: editBody }, async ({ body, caller, trace, params }) => {
   if (Object.keys(body).length === 0) {
-    throw ValidationError.field('body', 'must name at least one of name, username, bio, gender, image');
+    throw ValidationError.field('body', 'must name at least one of name, username, bio, gender, image, imageMedia');
   }
+  if (body.image !== undefined && body.imageMedia !== undefined) throw ValidationError.field('imageMedia', 'give at most one of image and imageMedia');
+  const { imageMedia, ...fields } = body;
+  const media = imageMedia ? (await usableMedia(caller.userId, [imageMedia], 'imageMedia'))[0]! : undefined;
+  const changes = media ? { ...fields, image: media.variants!['320'] } : fields;
+  if (media) await markObjectsUsed([media]);
   // An edit changes no edge: the edge lists of the answer are read alongside the update.
   const edgesRead = loadEdges(caller.userId, true, EMBED_LIMIT.single);
   edgesRead.catch(() => undefined);
   let current = await caller.user();
   for (let attempt = 1; ; attempt++) {
     try {
-      const [user, edges] = await Promise.all([editProfile(current, body, trace, { params, body }), edgesRead]);
+      // A profile image from an upload is taken in the edit's transaction; the one it replaces, if it was an upload, is given back.
+      const replaced = changes.image !== undefined && changes.image !== current.image ? mediaOfUrl(current.image) : undefined;
+      const extra: TxItem[] = [...(media ? takeMedia([media], 'profile', 'imageMedia') : []), ...(replaced ? releaseProfileMedia(replaced.id, caller.userId) : [])];
+      const [user, edges] = await Promise.all([editProfile(current, changes, trace, { params, body }, extra), edgesRead]);
+      if (replaced) await removeReplacedMedia(replaced);
       return { body: { message: 'Profile updated successfully', user: toBaseUser(user, edges, true) } };
     } catch (err) {
       // Another edit landed between our read and our write: read again and reapply.

@@ -30,14 +30,17 @@ export const commentRanges = (commentId: string): DrainRange[] => [
 
 export const rangesOf = (kind: CleanupKind, id: string) => (kind === 'post' ? postRanges(id) : commentRanges(id));
 
-/** The job item, for the deleting transaction. */
-export function cleanupJobItem(kind: CleanupKind, id: string): TxItem {
+/** The job item, for the deleting transaction; `media`: ids of uploaded media deleted with the record. */
+export function cleanupJobItem(kind: CleanupKind, id: string, media?: string[]): TxItem {
   const createdAt = new Date().toISOString();
   return {
     op: {
       Put: {
         TableName: TABLE,
-        Item: { ...keys.cleanupJob(kind, id), ...keys.cleanupJobIndex(kind, id, createdAt), type: 'CLEANUP', kind, targetId: id, createdAt },
+        Item: {
+          ...keys.cleanupJob(kind, id), ...keys.cleanupJobIndex(kind, id, createdAt), type: 'CLEANUP', kind, targetId: id, createdAt,
+          ...(media?.length ? { media } : {}),
+        },
       },
     },
   };

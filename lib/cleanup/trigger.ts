@@ -19,7 +19,7 @@ const bytes = (d: SourceData) =>
       : Buffer.from(d);
 
 /** SHA-256 / HMAC-SHA-256 in the signer's checksum shape, on node:crypto. */
-class Sha256 {
+export class Sha256 {
   private hash: Hash | Hmac;
   constructor(private readonly secret?: SourceData) { this.hash = this.fresh(); }
   private fresh() { return this.secret ? createHmac('sha256', bytes(this.secret)) : createHash('sha256'); }

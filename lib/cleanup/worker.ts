@@ -18,6 +18,7 @@ import { db, TABLE } from '../db/client';
 import { batchWrite, type Key } from '../db/batch';
 import { INDEX, keys } from '../keys';
 import { commentRanges, rangesOf, type CleanupKind, type DrainRange } from './jobs';
+import { removeMedia } from '../media/use';
 
 export interface DrainOptions {
   /** Asked before every page: false stops the run (e.g. the Lambda's time is nearly up). */
@@ -88,7 +89,7 @@ class Drainer {
  * when it was first taken up; undefined when there is no such job any more (finished by an
  * earlier run).
  */
-async function touchJob(kind: CleanupKind, id: string): Promise<{ firstRun: number } | undefined> {
+async function touchJob(kind: CleanupKind, id: string): Promise<{ firstRun: number; media: string[] } | undefined> {
   const now = new Date().toISOString();
   const index = keys.cleanupJobIndex(kind, id, now);
   try {
@@ -101,7 +102,7 @@ async function touchJob(kind: CleanupKind, id: string): Promise<{ firstRun: numb
       ExpressionAttributeValues: { ':pk': index.GSI1PK, ':sk': index.GSI1SK, ':now': now },
       ReturnValues: 'ALL_NEW',
     }));
-    return { firstRun: Date.parse(String(res.Attributes?.firstRunAt)) };
+    return { firstRun: Date.parse(String(res.Attributes?.firstRunAt)), media: (res.Attributes?.media as string[] | undefined) ?? [] };
   } catch (err) {
     if (err instanceof ConditionalCheckFailedException) return undefined;
     throw err;
@@ -120,6 +121,11 @@ export async function runCleanup(kind: CleanupKind, id: string, opts: DrainOptio
   const drainer = new Drainer(opts);
   for (const range of rangesOf(kind, id)) {
     if (!(await drainer.drain(range))) return { done: false, deleted: drainer.deleted };
+  }
+  // The post's uploaded media (their images in the bucket, then their items); safe to repeat.
+  if (job.media.length) {
+    if (!opts.keepGoing()) return { done: false, deleted: drainer.deleted };
+    await removeMedia(job.media);
   }
   await db.send(new DeleteCommand({ TableName: TABLE, Key: keys.cleanupJob(kind, id) }));
   return { done: true, deleted: drainer.deleted };

@@ -103,6 +103,10 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
     summary: 'The log records of a trace', status: 200,
     body: { message, data: { type: 'object', properties: { traceId: { type: 'string' }, count: { type: 'integer', minimum: 1 }, logs: list('LogRecord') }, required: ['traceId', 'count', 'logs'] } },
   },
+  'POST /media/uploads': {
+    summary: 'Issue an upload: a presigned URL to send one image straight to storage', status: 201, body: { upload: ref('Upload') } },
+  'GET /media/{media_id}': {
+    summary: 'One of the caller\'s media (pending, ready or rejected)', status: 200, body: { media: ref('Media') } },
   'GET /openapi.json': {
     summary: 'The OpenAPI 3.1 document of this API', status: 200, body: {}, raw: { type: 'object', description: 'this document' } },
 };

@@ -20,6 +20,8 @@ export interface PostItem {
   commentsCount: number;
   /** false: the author had more than FANOUT_MAX_FOLLOWERS followers; followers' feeds read it at read time. */
   fanout?: boolean;
+  /** Ids of the uploaded media the post is made of: deleted with it (lib/cleanup). */
+  media?: string[];
   /** createdAt of the newest top-level comment: keeps comment timestamps unique per thread. */
   lastCommentAt?: string;
   GSI1PK: string;

@@ -17,6 +17,8 @@ export interface NewPost {
   image: string;
   caption: string;
   image_public_id: string;
+  /** Ids of the uploaded media the post is made of (contract section 12); deleted with the post. */
+  media?: string[];
 }
 
 /** What a log record shows of a post. */
@@ -61,6 +63,7 @@ export function postItem(id: string, authorId: string, input: NewPost): PostItem
     updatedAt: createdAt,
     likesCount: 0,
     commentsCount: 0,
+    ...(input.media?.length ? { media: input.media } : {}),
   };
 }
 
@@ -120,7 +123,7 @@ export async function deletePost(post: PostItem, trace: TraceContext, payload: R
     },
     counter(keys.user(post.author), 'postsCount', -1, 'positive'),
     counter(keys.postCounterShard(shardOf(post.id, FEED_SHARDS)), 'count', -1, 'positive'),
-    cleanupJobItem('post', post.id),
+    cleanupJobItem('post', post.id, post.media),
     logItem(trace, {
       type: 'POST_DELETED',
       description: 'A post was deleted.',

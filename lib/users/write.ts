@@ -104,9 +104,10 @@ export type ProfileChanges = Partial<Record<EditableField, string>>;
  * Applies a partial profile edit to `current`, optimistically: the update is conditional
  * on `updatedAt`, so a concurrent edit makes this one fail (the caller retries on a fresh read).
  */
-export async function editProfile(current: UserItem, changes: ProfileChanges, trace: TraceContext, payload: Record<string, unknown>): Promise<UserItem> {
+export async function editProfile(current: UserItem, changes: ProfileChanges, trace: TraceContext, payload: Record<string, unknown>, extra: TxItem[] = []): Promise<UserItem> {
   const next: UserItem = { ...current, ...changes, updatedAt: nextTimestamp(current.updatedAt) };
-  const items: TxItem[] = [];
+  // `extra`: items of the same edit outside the user's own (an uploaded media taken or given back, lib/media/use.ts).
+  const items: TxItem[] = [...extra];
 
   if (next.username !== current.username) {
     items.push(

@@ -28,6 +28,8 @@ export const handler = async (event) => (await db.send(new GetCommand({ TableNam
 const options: BuildOptions = {
   bundle: true, minify: true, sourcemap: false, target: 'node22', platform: 'node', format: 'cjs',
   mainFields: ['module', 'main'], write: false, logLevel: 'silent', plugins,
+  // serverless.yml custom.esbuild.exclude: sharp is native, shipped apart (resources/sharp-package.js).
+  external: ['sharp'],
 };
 
 async function size(entry: { file?: string; contents?: string }): Promise<number> {

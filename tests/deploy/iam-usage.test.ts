@@ -22,6 +22,9 @@ import type { DynamoDBRecord } from 'aws-lambda';
 import { handler as streamConsumer } from '../../functions/events/stream';
 import { getItem } from '../support/db';
 import { keys } from '../../lib/keys';
+import { handler as processMedia } from '../../functions/media/process';
+import { makeImage, readyMedia, upload } from '../support/media';
+import { handler as createPostHandler } from '../../functions/posts/create';
 
 const declared = JSON.parse(readFileSync(join(ROOT, 'resources/iam.json'), 'utf8')).functions as Record<string, string[]>;
 
@@ -47,6 +50,7 @@ const OTHER_PATHS: Record<string, string[]> = {
   usersMe: [BOOKMARKS],
   usersEdit: [BOOKMARKS],
   postsDelete: ['dynamodb:BatchGetItem'], // someone else's post: the relation to its author is read before the 403
+  postsCreate: ['dynamodb:BatchGetItem'], // a post from uploaded media reads them (tests/integration/media-use.test.ts)
 };
 
 describe.each(rows())('%s', (_key, route) => {
@@ -76,9 +80,10 @@ describe.each(rows())('%s', (_key, route) => {
 });
 
 describe('cleanupWorker', () => {
-  it('calls exactly the DynamoDB actions declared for it, draining a deleted post', async () => {
+  it('calls exactly the DynamoDB actions declared for it, draining a deleted post made from an upload', async () => {
     const [me, other] = [await makeUser(), await makeUser()];
-    const post = await makePost(me);
+    const made = await call(createPostHandler, 'POST /posts/create', { token: me.token, body: { media: [await readyMedia(me.token)] } });
+    const post = made.body.post as { _id: string };
     const c = created(await comment(other, post._id, 'goes with the post'));
     created(await reply(me, c._id, { text: 'so does this' }));
     expect((await call(likePost, 'POST /posts/like/{post_id}', { params: { post_id: post._id }, token: other.token })).status).toBe(200);
@@ -152,5 +157,21 @@ describe('streamConsumer', () => {
       recording = undefined;
     }
     expect([...used].sort()).toEqual([...declared.streamConsumer!].sort());
+  });
+});
+
+describe('mediaProcess', () => {
+  it('calls exactly the DynamoDB actions declared for it, processing an upload and a repeat of its event', async () => {
+    const me = await makeUser();
+    const { event } = await upload(me.token, await makeImage('jpeg', 32, 24), 'image/jpeg');
+    const used = new Set<string>();
+    recording = used;
+    try {
+      expect(await processMedia(event)).toEqual({ outcomes: ['ready'] });
+      expect(await processMedia(event)).toEqual({ outcomes: ['ignored'] });
+    } finally {
+      recording = undefined;
+    }
+    expect([...used].sort()).toEqual([...declared.mediaProcess!].sort());
   });
 });

@@ -14,6 +14,7 @@ import { ROOT, functionNames, routes } from '../../scripts/lib/manifests.mjs';
 type Resource = { Type: string; Properties: Record<string, any>; DependsOn?: string | string[]; DeletionPolicy?: string }; // eslint-disable-line @typescript-eslint/no-explicit-any
 const iam = JSON.parse(readFileSync(join(ROOT, 'resources/iam.json'), 'utf8')).functions as Record<string, string[]>;
 const table = JSON.parse(readFileSync(join(ROOT, 'resources/table.json'), 'utf8'));
+const s3Iam = JSON.parse(readFileSync(join(ROOT, 'resources/iam.json'), 'utf8')).s3 as Record<string, Record<string, string[]>>;
 const indexNames: string[] = table.GlobalSecondaryIndexes.map((ix: { IndexName: string }) => ix.IndexName);
 
 let dir: string;
@@ -76,6 +77,7 @@ it('packages the prod stage offline into a template with all of it', () => {
   expect(lambdas.map(([, r]) => r.Properties.FunctionName)).toContain('aperture-prod-cleanupWorker');
   const invokers: string[] = [];
   const streamReaders: string[] = [];
+  const s3Used: Record<string, Record<string, string[]>> = {};
   for (const [id, fn] of lambdas) {
     const name = fn.Properties.FunctionName.replace('aperture-prod-', '') as string;
     const env = fn.Properties.Environment.Variables;
@@ -111,6 +113,15 @@ it('packages the prod stage offline into a template with all of it', () => {
       if (s.Action.some((a) => a.startsWith('sqs:'))) {
         expect(s.Action).toEqual(['sqs:SendMessage']);
         expect(s.Resource).toEqual([{ 'Fn::GetAtt': ['StreamFailureQueue', 'Arn'] }]);
+        continue;
+      }
+      if (s.Action.some((a) => a.startsWith('s3:'))) {
+        // The media bucket's objects under one prefix (resources/iam.json `s3`).
+        for (const a of s.Action) expect(a).toMatch(/^s3:[A-Za-z]+$/);
+        const [sub, vars] = (s.Resource as { 'Fn::Sub': [string, { Bucket: unknown }] }[])[0]!['Fn::Sub'];
+        expect(vars.Bucket).toEqual({ 'Fn::Sub': 'aperture-media-prod-${AWS::AccountId}' }); // eslint-disable-line no-template-curly-in-string
+        const prefix = /^arn:\$\{AWS::Partition\}:s3:::\$\{Bucket\}\/([a-z]+\/)\*$/.exec(sub)![1]!;
+        (s3Used[name] ??= {})[prefix] = [...s.Action].sort();
         continue;
       }
       if (s.Action.some((a) => a.startsWith('lambda:'))) {
@@ -151,6 +162,9 @@ it('packages the prod stage offline into a template with all of it', () => {
   const queue = resources.StreamFailureQueue!;
   expect(queue.Type).toBe('AWS::SQS::Queue');
   expect(queue.Properties).toMatchObject({ MessageRetentionPeriod: 1209600, SqsManagedSseEnabled: true });
+  // S3: exactly the declared object actions, per function and prefix.
+  const { comment: _c, ...s3Declared } = s3Iam;
+  expect(s3Used).toEqual(Object.fromEntries(Object.entries(s3Declared).map(([n, prefixes]) => [n, Object.fromEntries(Object.entries(prefixes).map(([p, a]) => [p, [...a].sort()]))])));
 
   // The sweeper runs every 15 minutes (a stalled cleanup job is restarted within that).
   const rules = ofType('AWS::Events::Rule');
@@ -162,4 +176,73 @@ it('packages the prod stage offline into a template with all of it', () => {
   const invokeConfigs = ofType('AWS::Lambda::EventInvokeConfig');
   expect(invokeConfigs.map(([, c]) => c.Properties.FunctionName)).toEqual([{ Ref: sweeperId }]);
   expect(invokeConfigs[0]![1].Properties.MaximumRetryAttempts).toBe(0);
+});
+
+describe('media storage (contract section 12)', () => {
+  // serverless's own zip library, as resources/sharp-package.js uses it.
+  const JSZip = require(require.resolve('jszip', { paths: [join(ROOT, 'node_modules/serverless')] })); // eslint-disable-line @typescript-eslint/no-require-imports
+  const entries = async (fn: string): Promise<Record<string, { async(t: 'nodebuffer'): Promise<Buffer> }>> => (await JSZip.loadAsync(readFileSync(join(dir, 'out', `${fn}.zip`)))).files;
+
+  it('gives sharp with its linux-arm64 binaries to the processing function, and sharp to no other function', async () => {
+    const files = await entries('mediaProcess');
+    const names = Object.keys(files);
+    expect(names).toContain('node_modules/sharp/package.json');
+    const addon = names.find((n) => /^node_modules\/@img\/sharp-linux-arm64\/lib\/sharp-linux-arm64(-[0-9.]+)?\.node$/.test(n));
+    const libvips = names.find((n) => /^node_modules\/@img\/sharp-libvips-linux-arm64\/lib\/libvips-cpp\.so/.test(n));
+    expect(addon).toBeDefined();
+    expect(libvips).toBeDefined();
+    // Both are ELF files for AArch64 (e_machine 0xB7), whatever machine packaged them.
+    for (const n of [addon!, libvips!]) {
+      const bytes = await files[n]!.async('nodebuffer');
+      expect({ n, magic: bytes.subarray(0, 4).toString('latin1'), machine: bytes.readUInt16LE(18) }).toEqual({ n, magic: '\x7fELF', machine: 0xb7 });
+    }
+    expect(names.filter((n) => /x64|darwin|win32|musl/.test(n))).toEqual([]);
+    // The bundle loads it from node_modules (external), it does not contain it.
+    const bundle = (await files['functions/media/process.js']!.async('nodebuffer')).toString('utf8');
+    expect(bundle).toMatch(/require\("sharp"\)/);
+
+    for (const fn of functionNames().filter((n) => n !== 'mediaProcess')) {
+      const others = Object.keys(await entries(fn)).filter((n) => /sharp|@img\/|libvips/.test(n));
+      expect({ fn, others }).toEqual({ fn, others: [] });
+    }
+  });
+
+  it('deploys a private, encrypted bucket with CORS for uploads, lifecycle rules and its upload event to processing, behind CloudFront with origin access control', () => {
+    const bucket = resources.MediaBucket!;
+    expect(bucket.Type).toBe('AWS::S3::Bucket');
+    expect(bucket.DeletionPolicy).toBe('Retain');
+    const p = bucket.Properties;
+    expect(p.BucketName).toEqual({ 'Fn::Sub': 'aperture-media-prod-${AWS::AccountId}' }); // eslint-disable-line no-template-curly-in-string
+    expect(p.PublicAccessBlockConfiguration).toEqual({ BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true });
+    expect(p.BucketEncryption.ServerSideEncryptionConfiguration[0].ServerSideEncryptionByDefault.SSEAlgorithm).toBe('AES256');
+    expect(p.CorsConfiguration.CorsRules).toEqual([expect.objectContaining({ AllowedMethods: ['PUT'], AllowedHeaders: ['Content-Type'] })]);
+    const rules = p.LifecycleConfiguration.Rules;
+    expect(rules).toContainEqual(expect.objectContaining({ Status: 'Enabled', Prefix: 'uploads/', ExpirationInDays: 1 }));
+    expect(rules).toContainEqual(expect.objectContaining({ Status: 'Enabled', Prefix: 'media/', ExpirationInDays: 1, TagFilters: [{ Key: 'aperture-media', Value: 'unused' }] }));
+    const processId = ofType('AWS::Lambda::Function').find(([, f]) => f.Properties.FunctionName === 'aperture-prod-mediaProcess')![0];
+    expect(p.NotificationConfiguration.LambdaConfigurations).toEqual([{
+      Event: 's3:ObjectCreated:*', Filter: { S3Key: { Rules: [{ Name: 'prefix', Value: 'uploads/' }] } }, Function: { 'Fn::GetAtt': [processId, 'Arn'] },
+    }]);
+    expect(resources.MediaProcessS3Permission!.Properties).toMatchObject({ Principal: 's3.amazonaws.com', FunctionName: { 'Fn::GetAtt': [processId, 'Arn'] } });
+
+    // The CDN reads through origin access control; the bucket lets only it read, only processed images.
+    const cdn = resources.MediaCdn!.Properties.DistributionConfig;
+    expect(cdn.Origins[0].OriginAccessControlId).toEqual({ 'Fn::GetAtt': ['MediaCdnOriginAccessControl', 'Id'] });
+    expect(cdn.DefaultCacheBehavior).toMatchObject({ ViewerProtocolPolicy: 'redirect-to-https', AllowedMethods: ['GET', 'HEAD'] });
+    expect(resources.MediaCdnOriginAccessControl!.Properties.OriginAccessControlConfig).toMatchObject({ OriginAccessControlOriginType: 's3', SigningBehavior: 'always' });
+    const statements = resources.MediaBucketPolicy!.Properties.PolicyDocument.Statement;
+    const allow = statements.filter((st: { Effect: string }) => st.Effect === 'Allow');
+    expect(allow).toHaveLength(1);
+    expect(allow[0]).toMatchObject({ Principal: { Service: 'cloudfront.amazonaws.com' }, Action: 's3:GetObject' });
+    expect(JSON.stringify(allow[0].Resource)).toContain('/media/*');
+
+    // Every function knows the bucket and the CDN's URL.
+    for (const [, fn] of ofType('AWS::Lambda::Function')) {
+      expect(fn.Properties.Environment.Variables).toMatchObject({
+        MEDIA_BUCKET: { 'Fn::Sub': 'aperture-media-prod-${AWS::AccountId}' }, // eslint-disable-line no-template-curly-in-string
+        MEDIA_PUBLIC_URL: { 'Fn::Sub': 'https://${MediaCdn.DomainName}' }, // eslint-disable-line no-template-curly-in-string
+        S3_ENDPOINT: '',
+      });
+    }
+  });
 });

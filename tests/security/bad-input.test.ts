@@ -73,11 +73,18 @@ describe.each(rows())('%s', (_key, route) => {
     it.each(props)('refuses wrong types, lengths and text in "%s", naming it', async (field, schema) => {
       // Wrong types and lengths are 400s naming the field on every route.
       const strict: unknown[] = [123, -1, true, false, null, [], ['x'], {}, { $ne: null }];
+      // A number field (media upload `size`): a number in text, a fraction and numbers out of its range instead of 123.
+      if (schema.type === 'integer') {
+        strict.splice(0, 1, '123', 1.5, 0);
+        if (typeof schema.maximum === 'number') strict.push(schema.maximum + 1);
+      }
       const max = (schema.maxLength as number | undefined) ?? (schema.anyOf as { maxLength?: number }[] | undefined)?.find((s) => s.maxLength)?.maxLength;
       if (max !== undefined) strict.push('a'.repeat(max + 1), '😀'.repeat(max + 1));
       for (const value of strict) {
         const res = await refused(route, ctx, (v) => ({ body: { ...(v.body as object), [field]: value } }), 400, 'VALIDATION_ERROR');
-        expect({ value, paths: res.body.details.map((d: { path: string }) => d.path) }).toEqual({ value, paths: expect.arrayContaining([field]) });
+        // An element of an array field (media ids) is named by its index: "media.0" names "media".
+        const paths = res.body.details.map((d: { path: string }) => d.path.replace(/\.\d+$/, ''));
+        expect({ value, paths }).toEqual({ value, paths: expect.arrayContaining([field]) });
       }
       // Empty, invisible or control text is refused too; a credential check may answer it 401.
       const odd: unknown[] = [];

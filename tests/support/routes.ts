@@ -21,6 +21,7 @@ import { handler as likePost } from '../../functions/posts/like';
 import { handler as unlikePost } from '../../functions/posts/unlike';
 import { handler as bookmarkPost } from '../../functions/posts/bookmark';
 import { handler as unbookmarkPost } from '../../functions/posts/unbookmark';
+import { issueUpload } from './media';
 
 type Handler = ((event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2 | void>) & { spec: RouteSpecLike };
 
@@ -56,6 +57,13 @@ export const FIXTURES: Record<string, Fixture> = {
     return { params: { traceId } };
   },
   'GET /openapi.json': () => ({}),
+
+  // Media: issuing an upload, and reading one's own (pending) media.
+  'POST /media/uploads': () => ({ body: { contentType: 'image/jpeg', size: 2048 } }),
+  'GET /media/{media_id}': async ({ me }) => {
+    const upload = await issueUpload(me.token, 'image/png', 1024);
+    return { params: { media_id: upload.mediaId }, watch: [keys.media(upload.mediaId)] };
+  },
 
   // Social graph. Each fixture first puts the pair in the state the request changes, through
   // the real endpoints, so that a valid call always does something and a refused one is seen.

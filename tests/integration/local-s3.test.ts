@@ -1,0 +1,76 @@
+// Which upload rules the local S3 server (@20minutes/s3rver, scripts/lib/local-s3.mjs)
+// enforces by itself, with the presigned PUT that POST /media/uploads hands out
+// (lib/media/storage.ts presignUpload: Content-Type and Content-Length signed, 15 minutes):
+// a wrong type, a wrong size and an expired URL are refused, because the server checks
+// the SigV4 signature (signed headers and expiry) like S3. What it does NOT enforce, and
+// only real S3 does: a request with no signature at all is accepted (the bucket is
+// private in AWS), and a presigned POST's policy (content-length-range, Content-Type,
+// expiration) is ignored entirely, which is why the API hands out presigned PUTs.
+// Processing checks size and type again in any case (tests/integration/media.test.ts).
+import { presignUpload } from '../../lib/media/storage';
+import { newId } from '../../lib/ids';
+import { hasS3Event, objectUrl, waitForS3Event } from '../support/media';
+
+const bytes = (n: number) => Buffer.alloc(n, 7);
+const put = (url: string, body: Buffer, contentType: string) => fetch(url, { method: 'PUT', body, headers: { 'Content-Type': contentType } });
+const exists = async (key: string) => (await fetch(objectUrl(key))).status === 200;
+
+it('stores a presigned PUT of the signed type and size, and emits its ObjectCreated event', async () => {
+  const id = newId();
+  const url = await presignUpload(id, 'image/png', 100, 900);
+  expect(url.startsWith(objectUrl(`uploads/${id}`))).toBe(true);
+  const res = await put(url, bytes(100), 'image/png');
+  expect(res.status).toBe(200);
+  const event = await waitForS3Event(`uploads/${id}`);
+  expect(event.Records[0]!.eventName).toBe('ObjectCreated:Put');
+  expect(event.Records[0]!.s3.bucket.name).toBe(process.env.MEDIA_BUCKET);
+  expect(event.Records[0]!.s3.object.size).toBe(100);
+});
+
+it('refuses another content type (the signed header differs)', async () => {
+  const id = newId();
+  const res = await put(await presignUpload(id, 'image/png', 100, 900), bytes(100), 'image/jpeg');
+  expect(res.status).toBe(403);
+  expect(await res.text()).toContain('SignatureDoesNotMatch');
+  expect(await exists(`uploads/${id}`)).toBe(false);
+  expect(hasS3Event(`uploads/${id}`)).toBe(false);
+});
+
+it('refuses a larger or smaller body than the signed size', async () => {
+  for (const size of [101, 99]) {
+    const id = newId();
+    const res = await put(await presignUpload(id, 'image/png', 100, 900), bytes(size), 'image/png');
+    expect(res.status).toBe(403);
+    expect(await exists(`uploads/${id}`)).toBe(false);
+  }
+});
+
+it('refuses an expired URL', async () => {
+  const id = newId();
+  // Signed 16 minutes ago for 15 minutes: expired a minute ago (no waiting in the test).
+  const url = await presignUpload(id, 'image/png', 100, 900, new Date(Date.now() - 16 * 60_000));
+  const res = await put(url, bytes(100), 'image/png');
+  expect(res.status).toBe(403);
+  expect(await res.text()).toContain('expired');
+  expect(await exists(`uploads/${id}`)).toBe(false);
+});
+
+it('does not enforce what only S3 does: it accepts an unsigned PUT and ignores a presigned POST policy', async () => {
+  const unsigned = newId();
+  expect((await put(objectUrl(`uploads/${unsigned}`), bytes(10), 'text/plain')).status).toBe(200);
+
+  // A POST policy allowing 1-10 bytes of image/png, already expired; the server stores 1,000 bytes of text anyway.
+  const posted = newId();
+  const policy = Buffer.from(JSON.stringify({
+    expiration: new Date(Date.now() - 60_000).toISOString(),
+    conditions: [{ bucket: process.env.MEDIA_BUCKET }, ['content-length-range', 1, 10], { 'Content-Type': 'image/png' }],
+  })).toString('base64');
+  const form = new FormData();
+  form.append('key', `uploads/${posted}`);
+  form.append('Content-Type', 'image/png');
+  form.append('policy', policy);
+  form.append('file', new Blob([bytes(1000)], { type: 'text/plain' }));
+  const res = await fetch(`${process.env.S3_ENDPOINT}/${process.env.MEDIA_BUCKET}`, { method: 'POST', body: form });
+  expect(res.status).toBeLessThan(300);
+  expect(await exists(`uploads/${posted}`)).toBe(true);
+});
