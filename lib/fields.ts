@@ -3,6 +3,9 @@
 import * as z from 'zod/mini';
 import { ID_PATTERN } from './ids';
 
+/** Idempotency-Key: 1-255 visible ASCII characters (contract section 8). */
+export const IDEMPOTENCY_KEY_PATTERN = '^[\\x21-\\x7E]{1,255}$';
+
 const codePoints = (s: string) => [...s].length;
 const INVISIBLE_ONLY = /^[\p{Cf}\s]*$/u;
 // Lone surrogates cannot be stored as UTF-8; control characters have no place in text.

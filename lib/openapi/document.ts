@@ -8,6 +8,7 @@ import * as z from 'zod/mini';
 import pkg from '../../package.json';
 import { components } from './schemas';
 import { ROUTE_DOCS } from './responses';
+import { IDEMPOTENCY_KEY_PATTERN } from '../fields';
 
 type Schema = Record<string, unknown>;
 
@@ -42,7 +43,7 @@ export function jsonSchema(schema: z.ZodMiniType): Schema {
 
 const CODES: Record<number, string> = {
   400: 'Bad request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not found', 409: 'Conflict',
-  413: 'Payload too large', 415: 'Unsupported media type', 429: 'Too many attempts', 500: 'Internal error',
+  422: 'Unprocessable content', 413: 'Payload too large', 415: 'Unsupported media type', 429: 'Too many attempts', 500: 'Internal error',
 };
 
 const traceHeader = { 'X-Trace-Id': { $ref: '#/components/headers/XTraceId' } };
@@ -61,6 +62,7 @@ function errorResponses(route: DocRoute, extra: Record<number, string[]> = {}): 
   add(400, 'INVALID_JSON'); add(413, 'PAYLOAD_TOO_LARGE'); add(415, 'UNSUPPORTED_MEDIA_TYPE');
   if (spec.auth ?? true) add(401, 'UNAUTHORIZED');
   if (spec.params) add(404, 'NOT_FOUND');
+  if (spec.idempotent) { add(409, 'IDEMPOTENCY_KEY_IN_USE'); add(422, 'IDEMPOTENCY_KEY_REUSED'); }
   for (const [status, codes] of Object.entries(extra)) add(Number(status), ...codes);
   add(500, 'INTERNAL_ERROR');
 
@@ -156,7 +158,10 @@ export function buildDocument(routes: DocRoute[]): Schema {
         XScenarioId: headerParam('X-Scenario-Id', 'fills scenarioId of the log records'),
         XStepId: headerParam('X-Step-Id', 'fills stepId of the log records'),
         XSimTimestamp: headerParam('X-Sim-Timestamp', 'a finite number; fills simTimestamp (default: now, epoch ms)', { type: 'string' }),
-        IdempotencyKey: headerParam('Idempotency-Key', 'the same user repeating a key within 24 h gets the first answer again', { type: 'string', minLength: 1, maxLength: 255 }),
+        IdempotencyKey: headerParam('Idempotency-Key',
+          'The same user repeating the same request (method, path, body) with the same key within 24 h gets the first answer again (status, body) and nothing is created twice. '
+          + 'The key with another method, path or body is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first is still being answered is 409 IDEMPOTENCY_KEY_IN_USE. A failed request does not hold the key.',
+          { type: 'string', pattern: IDEMPOTENCY_KEY_PATTERN }),
       },
     },
   };
