@@ -158,6 +158,19 @@ describe('posts and the social graph over HTTP', () => {
     expect((await json(one)).post).toMatchObject({ _id: post._id, isLiked: false, likesCount: 0, commentsCount: 0 });
   });
 
+  it('answers a body of any JSON type with 400 VALIDATION_ERROR (serverless-offline hands falsy ones over parsed)', async () => {
+    const u = await register('hj');
+    for (const path of ['/posts/create', '/users/follow/' + u.username]) {
+      for (const body of ['false', '0.0', 'null', '"x"', '0', 'true', '[]']) {
+        const res = await fetch(`${base}${path}`, { method: 'POST', headers: { ...auth(u.token), 'Content-Type': 'application/json' }, body });
+        const answer = await json(res);
+        expect({ path, body, status: res.status, code: answer.code }).toEqual({ path, body, status: 400, code: 'VALIDATION_ERROR' });
+      }
+    }
+    const bad = await fetch(`${base}/posts/create`, { method: 'POST', headers: { ...auth(u.token), 'Content-Type': 'application/json' }, body: 'x' });
+    expect([bad.status, (await json(bad)).code]).toEqual([400, 'INVALID_JSON']);
+  });
+
   it('answers a bad post id and a bad page in the envelope', async () => {
     const u = await register('hb');
     const bad = await fetch(`${base}/posts/not-an-id`, { headers: auth(u.token) });
