@@ -14,7 +14,7 @@ export const editBody = z.strictObject({
   bio: z.optional(f.bio()),
   gender: z.optional(f.gender()),
   image: z.optional(f.profileImage()),
-});
+}).check(z.meta({ minProperties: 1 }));
 
 // Each round of concurrent edits of one profile lets at least one through, so this covers
 // ten at once; the jittered pause keeps the losers from colliding again in lockstep.

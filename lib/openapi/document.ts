@@ -9,6 +9,7 @@ import pkg from '../../package.json';
 import { components } from './schemas';
 import { ROUTE_DOCS } from './responses';
 import { IDEMPOTENCY_KEY_PATTERN } from '../fields';
+import { SIM_TIMESTAMP_PATTERN, TOKEN_PATTERN, TRACEPARENT_PATTERN } from '../http/trace';
 
 type Schema = Record<string, unknown>;
 
@@ -88,7 +89,9 @@ function parameters(route: DocRoute): Schema[] {
     const s = jsonSchema(schema);
     const required = new Set((s.required as string[] | undefined) ?? []);
     for (const [name, prop] of Object.entries((s.properties as Record<string, Schema> | undefined) ?? {})) {
-      out.push({ name, in: where, required: where === 'path' || required.has(name), schema: prop });
+      // An integer parameter's default is written as the string the query would carry.
+      const schema = prop.type === 'integer' && typeof prop.default === 'string' ? { ...prop, default: Number(prop.default) } : prop;
+      out.push({ name, in: where, required: where === 'path' || required.has(name), schema });
     }
   };
   from(route.spec.params, 'path');
@@ -128,7 +131,7 @@ function operation(route: DocRoute): Schema {
   return op;
 }
 
-const headerParam = (name: string, description: string, schema: Schema = { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,128}$' }) =>
+const headerParam = (name: string, description: string, schema: Schema = { type: 'string', pattern: TOKEN_PATTERN }) =>
   ({ name, in: 'header', required: false, description, schema });
 
 export function buildDocument(routes: DocRoute[]): Schema {
@@ -154,10 +157,10 @@ export function buildDocument(routes: DocRoute[]): Schema {
       headers: { XTraceId: { description: 'the trace id of the request: give it to GET /logs/trace/{traceId}', schema: { type: 'string' } } },
       parameters: {
         XTraceId: headerParam('X-Trace-Id', 'trace id of this request; default: the traceparent\'s, else a new one'),
-        Traceparent: headerParam('traceparent', 'W3C trace context', { type: 'string' }),
+        Traceparent: headerParam('traceparent', 'W3C trace context; its trace id is the request\'s unless X-Trace-Id is sent', { type: 'string', pattern: TRACEPARENT_PATTERN }),
         XScenarioId: headerParam('X-Scenario-Id', 'fills scenarioId of the log records'),
         XStepId: headerParam('X-Step-Id', 'fills stepId of the log records'),
-        XSimTimestamp: headerParam('X-Sim-Timestamp', 'a finite number; fills simTimestamp (default: now, epoch ms)', { type: 'string' }),
+        XSimTimestamp: headerParam('X-Sim-Timestamp', 'a finite decimal number; fills simTimestamp (default: now, epoch ms)', { type: 'string', pattern: SIM_TIMESTAMP_PATTERN }),
         IdempotencyKey: headerParam('Idempotency-Key',
           'The same user repeating the same request (method, path, body) with the same key within 24 h gets the first answer again (status, body) and nothing is created twice. '
           + 'The key with another method, path or body is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first is still being answered is 409 IDEMPOTENCY_KEY_IN_USE. A failed request does not hold the key.',
