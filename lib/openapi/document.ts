@@ -31,6 +31,10 @@ export interface DocRoute {
 
 /** The catch-all route of the HTTP API ($default): the 404 answer, not an operation. */
 export const isCatchAll = (path: string) => path === '*' || path === '$default';
+/** The API reference page and its files (functions/docs/page.ts): HTML for people, not an operation. */
+export const isDocsPage = (path: string) => path === '/docs' || path.startsWith('/docs/');
+/** A route the document lists as an operation (not the catch-all, not the docs page). */
+export const isOperation = (path: string) => !isCatchAll(path) && !isDocsPage(path);
 
 export function jsonSchema(schema: z.ZodMiniType): Schema {
   try {
@@ -112,7 +116,7 @@ function operation(route: DocRoute): Schema {
   };
   const op: Schema = {
     operationId: route.name,
-    tags: [route.path.split('/')[1] || 'root'],
+    tags: [(route.path.split('/')[1] || 'root').replace(/\.json$/, '')],
     summary: doc.summary,
     parameters: parameters(route),
     responses: {
@@ -136,7 +140,7 @@ const headerParam = (name: string, description: string, schema: Schema = { type:
 
 export function buildDocument(routes: DocRoute[]): Schema {
   const paths: Record<string, Record<string, Schema>> = {};
-  const sorted = [...routes].filter((r) => !isCatchAll(r.path))
+  const sorted = [...routes].filter((r) => isOperation(r.path))
     .sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method));
   for (const route of sorted) {
     (paths[route.path] ??= {})[route.method.toLowerCase()] = operation(route);

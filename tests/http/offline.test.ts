@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { ensureTable, freePort } from '../../scripts/lib/local-dynamodb.mjs';
 import { ROOT } from '../../scripts/lib/manifests.mjs';
 import { uniq } from '../support/factories';
+import { renderedDom } from '../support/chromium';
 
 const local = JSON.parse(readFileSync(join(ROOT, 'config/local.json'), 'utf8')) as { tableName: string };
 let offline: ChildProcess;
@@ -116,6 +117,24 @@ it('serves the OpenAPI document without a token', async () => {
   expect(doc.servers).toEqual([{ url: base, description: expect.any(String) }]);
   expect({ ...doc, servers: undefined }).toEqual({ ...JSON.parse(readFileSync(join(ROOT, 'docs/openapi.json'), 'utf8')), servers: undefined });
 });
+
+it('serves the API reference at /docs, which lists every operation in a real browser', async () => {
+  const doc = JSON.parse(readFileSync(join(ROOT, 'docs/openapi.json'), 'utf8')) as { paths: Record<string, Record<string, { operationId: string; tags: string[] }>> };
+  const dom = await renderedDom(`${base}/docs`);
+  const missing: string[] = [];
+  for (const [path, ops] of Object.entries(doc.paths)) {
+    for (const [method, op] of Object.entries(ops)) {
+      // Swagger UI gives each operation's block the id operations-<tag>-<operationId>.
+      if (!dom.includes(`id="operations-${op.tags[0]}-${op.operationId}"`)) missing.push(`${method.toUpperCase()} ${path}`);
+    }
+  }
+  expect(missing).toEqual([]);
+  expect(Object.keys(doc.paths).length).toBeGreaterThan(30);
+  // Public, like the document, and nothing loaded from another origin.
+  const page = await fetch(`${base}/docs`);
+  expect(page.status).toBe(200);
+  expect(await page.text()).not.toMatch(/https?:\/\//);
+}, 120_000);
 
 describe('posts and the social graph over HTTP', () => {
   const register = async (prefix: string) => {

@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { ROOT, routes } from '../../scripts/lib/manifests.mjs';
-import { jsonSchema, isCatchAll } from '../../lib/openapi/document';
+import { jsonSchema, isOperation } from '../../lib/openapi/document';
 import type { RouteSpecLike } from '../../lib/openapi/document';
 import { keys } from '../../lib/keys';
 import { call, type CallOptions, type CallResult } from './invoke';
@@ -217,7 +217,7 @@ export interface Route {
   valid: Fixture;
 }
 
-export const ROUTES: Route[] = routes().filter((r) => !isCatchAll(r.path)).map((r) => {
+export const ROUTES: Route[] = routes().filter((r) => isOperation(r.path)).map((r) => {
   const handler = (require(join(ROOT, r.file)) as Record<string, Handler>)[r.exportName]!;
   const spec = handler.spec;
   return {
