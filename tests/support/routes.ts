@@ -165,6 +165,18 @@ export const FIXTURES: Record<string, Fixture> = {
     await ok(likeComment(me, commentId));
     return { params: { comment_id: commentId }, watch: [keys.comment(commentId), keys.commentLike(commentId, me.id)] };
   },
+
+  // Editing: a fresh post of `me`, whose caption a refusal must leave as it was.
+  'POST /posts/edit/{post_id}': async ({ me }) => {
+    const postId = (await makePost(me))._id;
+    return { params: { post_id: postId }, body: { caption: 'an edited caption' }, watch: [keys.post(postId)] };
+  },
+  // The caller's bookmarks, with one in them (so that a page's posts are read too).
+  'GET /posts/bookmarks': async ({ me, other }) => {
+    const postId = await postOf(other);
+    await ok(call(bookmarkPost, 'POST /posts/bookmark/{post_id}', { params: { post_id: postId }, token: me.token }));
+    return {};
+  },
 };
 
 async function ok(res: Promise<CallResult>): Promise<void> {
