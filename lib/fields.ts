@@ -98,7 +98,7 @@ export const identifier = () =>
 export function intParam(min: number, max: number, fallback: number) {
   return z.pipe(
     z._default(z.string().check(z.regex(/^\d+$/, `must be a whole number from ${min} to ${max}`)), String(fallback)),
-    z.pipe(z.transform(Number), z.number().check(z.gte(min, `must be a whole number from ${min} to ${max}`), z.lte(max, `must be a whole number from ${min} to ${max}`))),
+    z.pipe(z.transform(Number), z.number().check(z.gte(min, `must be at least ${min}`), z.lte(max, `must be at most ${max}`))),
   ).check(z.meta({ type: 'integer', minimum: min, maximum: max, default: fallback, pattern: undefined }));
 }
 
