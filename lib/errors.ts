@@ -60,6 +60,16 @@ export class NotFound extends ApiError {
 export class Conflict extends ApiError {
   constructor(code: 'USERNAME_TAKEN' | 'EMAIL_TAKEN', message: string) { super(409, code, message); }
 }
+export class IdempotencyKeyInUse extends ApiError {
+  constructor() {
+    super(409, 'IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is still being answered. Retry in a moment.');
+  }
+}
+export class IdempotencyKeyReused extends ApiError {
+  constructor() {
+    super(422, 'IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used for another request (another route, path or body). Send a new key.');
+  }
+}
 export class PayloadTooLarge extends ApiError {
   constructor(limit: number) { super(413, 'PAYLOAD_TOO_LARGE', `The request body is larger than ${limit / 1024} KiB.`); }
 }

@@ -20,4 +20,27 @@ const gzipOpenapi = {
   },
 };
 
-module.exports = [gzipOpenapi];
+// The files of the /docs page (functions/docs/assets.ts) embedded gzipped, read when bundled:
+// only the docs function imports that module, so no other function carries them.
+const embedDocsAssets = {
+  name: 'embed-docs-assets',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]functions[\\/]docs[\\/]assets\.ts$/ }, (args) => {
+      const { join, dirname } = require('node:path');
+      const dir = dirname(require.resolve('swagger-ui-dist/package.json', { paths: [args.path] }));
+      const files = JSON.parse(readFileSync(join(dirname(args.path), 'vendor-files.json'), 'utf8'));
+      const entries = Object.entries(files).map(([name, type]) => {
+        const packed = gzipSync(readFileSync(join(dir, name)), { level: 9 }).toString('base64');
+        return `${JSON.stringify(name)}: { type: ${JSON.stringify(type)}, gzipped: Buffer.from(${JSON.stringify(packed)}, 'base64') }`;
+      });
+      return {
+        loader: 'js',
+        contents: `export const VENDOR_FILES = ${JSON.stringify(files)};\n`
+          + `const assets = { ${entries.join(', ')} };\n`
+          + 'export function vendorAssets() { return assets; }\n',
+      };
+    });
+  },
+};
+
+module.exports = [gzipOpenapi, embedDocsAssets];

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { http } from '../../lib/http';
+import { trimmedLengthPattern } from '../../lib/fields';
 import { db, TABLE } from '../../lib/db/client';
 import { keys } from '../../lib/keys';
 import { DUMMY_HASH, verifyPassword } from '../../lib/auth/password';
@@ -12,9 +13,19 @@ import { toBaseUser } from '../../lib/users/model';
 import { writeLog } from '../../lib/audit/records';
 import { noChange } from '../../lib/audit/diff';
 
+const codePoints = (s: string) => [...s].length;
 export const loginBody = z.strictObject({
-  identifier: z.string().check(z.trim(), z.toLowerCase(), z.minLength(1), z.maxLength(254)),
-  password: z.string().check(z.minLength(1), z.maxLength(1024)),
+  // Lengths in code points (as JSON Schema counts them), checked before lower-casing (which can lengthen).
+  identifier: z.string().check(
+    z.trim(),
+    z.refine((s) => codePoints(s) >= 1 && codePoints(s) <= 254, 'must be a username or an e-mail address of 1-254 characters'),
+    z.toLowerCase(),
+    z.meta({ minLength: 1, pattern: trimmedLengthPattern(1, 254), description: 'a username or an e-mail address; trimmed, then 1-254 characters' }),
+  ),
+  password: z.string().check(
+    z.refine((s) => codePoints(s) >= 1 && codePoints(s) <= 1024, 'must be 1-1024 characters long'),
+    z.meta({ minLength: 1, maxLength: 1024 }),
+  ),
 });
 
 export const handler = http({ auth: false, body: loginBody }, async ({ body, trace }) => {

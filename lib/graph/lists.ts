@@ -7,7 +7,7 @@ import { db, TABLE } from '../db/client';
 import { INDEX, keys } from '../keys';
 import { decodeCursor, encodeCursor } from './cursor';
 
-export type ListKind = 'followers' | 'following' | 'blocked';
+export type ListKind = 'followers' | 'following' | 'blocked' | 'bookmarks';
 
 interface ListDef {
   index: 'GSI1' | 'GSI2';
@@ -20,6 +20,8 @@ const LISTS: Record<ListKind, ListDef> = {
   followers: { index: 'GSI2', partition: keys.followersOf, edge: (owner, other) => keys.follow(other, owner) },
   following: { index: 'GSI1', partition: keys.followingOf, edge: (owner, other) => keys.follow(owner, other) },
   blocked: { index: 'GSI1', partition: keys.blocksOf, edge: (owner, other) => keys.block(owner, other) },
+  // A user's bookmarks (GET /posts/bookmarks): the entries are post ids.
+  bookmarks: { index: 'GSI1', partition: keys.bookmarksOf, edge: (owner, postId) => keys.bookmark(owner, postId) },
 };
 
 export interface EdgePage {

@@ -78,7 +78,7 @@ export function http<P extends z.ZodMiniType, Q extends z.ZodMiniType, B extends
       caller: internal.caller as Caller,
       event,
     };
-    const reply = spec.idempotent ? await idempotency(req, () => fn(req)) : await fn(req);
+    const reply = spec.idempotent ? await idempotency(req, internal.rawBody, () => fn(req)) : await fn(req);
     // Embedded ids of users on either side of a block with the caller never leave (contract section 6).
     if (scrubs(event)) scrubHidden(reply.body, await req.caller.hidden());
     return toResponse(reply);

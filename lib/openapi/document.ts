@@ -8,6 +8,8 @@ import * as z from 'zod/mini';
 import pkg from '../../package.json';
 import { components } from './schemas';
 import { ROUTE_DOCS } from './responses';
+import { IDEMPOTENCY_KEY_PATTERN } from '../fields';
+import { SIM_TIMESTAMP_PATTERN, TOKEN_PATTERN, TRACEPARENT_PATTERN } from '../http/trace';
 
 type Schema = Record<string, unknown>;
 
@@ -29,6 +31,10 @@ export interface DocRoute {
 
 /** The catch-all route of the HTTP API ($default): the 404 answer, not an operation. */
 export const isCatchAll = (path: string) => path === '*' || path === '$default';
+/** The API reference page and its files (functions/docs/page.ts): HTML for people, not an operation. */
+export const isDocsPage = (path: string) => path === '/docs' || path.startsWith('/docs/');
+/** A route the document lists as an operation (not the catch-all, not the docs page). */
+export const isOperation = (path: string) => !isCatchAll(path) && !isDocsPage(path);
 
 export function jsonSchema(schema: z.ZodMiniType): Schema {
   try {
@@ -42,7 +48,7 @@ export function jsonSchema(schema: z.ZodMiniType): Schema {
 
 const CODES: Record<number, string> = {
   400: 'Bad request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not found', 409: 'Conflict',
-  413: 'Payload too large', 415: 'Unsupported media type', 429: 'Too many attempts', 500: 'Internal error',
+  422: 'Unprocessable content', 413: 'Payload too large', 415: 'Unsupported media type', 429: 'Too many attempts', 500: 'Internal error',
 };
 
 const traceHeader = { 'X-Trace-Id': { $ref: '#/components/headers/XTraceId' } };
@@ -61,6 +67,7 @@ function errorResponses(route: DocRoute, extra: Record<number, string[]> = {}): 
   add(400, 'INVALID_JSON'); add(413, 'PAYLOAD_TOO_LARGE'); add(415, 'UNSUPPORTED_MEDIA_TYPE');
   if (spec.auth ?? true) add(401, 'UNAUTHORIZED');
   if (spec.params) add(404, 'NOT_FOUND');
+  if (spec.idempotent) { add(409, 'IDEMPOTENCY_KEY_IN_USE'); add(422, 'IDEMPOTENCY_KEY_REUSED'); }
   for (const [status, codes] of Object.entries(extra)) add(Number(status), ...codes);
   add(500, 'INTERNAL_ERROR');
 
@@ -86,7 +93,9 @@ function parameters(route: DocRoute): Schema[] {
     const s = jsonSchema(schema);
     const required = new Set((s.required as string[] | undefined) ?? []);
     for (const [name, prop] of Object.entries((s.properties as Record<string, Schema> | undefined) ?? {})) {
-      out.push({ name, in: where, required: where === 'path' || required.has(name), schema: prop });
+      // An integer parameter's default is written as the string the query would carry.
+      const schema = prop.type === 'integer' && typeof prop.default === 'string' ? { ...prop, default: Number(prop.default) } : prop;
+      out.push({ name, in: where, required: where === 'path' || required.has(name), schema });
     }
   };
   from(route.spec.params, 'path');
@@ -107,7 +116,7 @@ function operation(route: DocRoute): Schema {
   };
   const op: Schema = {
     operationId: route.name,
-    tags: [route.path.split('/')[1] || 'root'],
+    tags: [(route.path.split('/')[1] || 'root').replace(/\.json$/, '')],
     summary: doc.summary,
     parameters: parameters(route),
     responses: {
@@ -126,12 +135,12 @@ function operation(route: DocRoute): Schema {
   return op;
 }
 
-const headerParam = (name: string, description: string, schema: Schema = { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,128}$' }) =>
+const headerParam = (name: string, description: string, schema: Schema = { type: 'string', pattern: TOKEN_PATTERN }) =>
   ({ name, in: 'header', required: false, description, schema });
 
 export function buildDocument(routes: DocRoute[]): Schema {
   const paths: Record<string, Record<string, Schema>> = {};
-  const sorted = [...routes].filter((r) => !isCatchAll(r.path))
+  const sorted = [...routes].filter((r) => isOperation(r.path))
     .sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method));
   for (const route of sorted) {
     (paths[route.path] ??= {})[route.method.toLowerCase()] = operation(route);
@@ -152,11 +161,14 @@ export function buildDocument(routes: DocRoute[]): Schema {
       headers: { XTraceId: { description: 'the trace id of the request: give it to GET /logs/trace/{traceId}', schema: { type: 'string' } } },
       parameters: {
         XTraceId: headerParam('X-Trace-Id', 'trace id of this request; default: the traceparent\'s, else a new one'),
-        Traceparent: headerParam('traceparent', 'W3C trace context', { type: 'string' }),
+        Traceparent: headerParam('traceparent', 'W3C trace context; its trace id is the request\'s unless X-Trace-Id is sent', { type: 'string', pattern: TRACEPARENT_PATTERN }),
         XScenarioId: headerParam('X-Scenario-Id', 'fills scenarioId of the log records'),
         XStepId: headerParam('X-Step-Id', 'fills stepId of the log records'),
-        XSimTimestamp: headerParam('X-Sim-Timestamp', 'a finite number; fills simTimestamp (default: now, epoch ms)', { type: 'string' }),
-        IdempotencyKey: headerParam('Idempotency-Key', 'the same user repeating a key within 24 h gets the first answer again', { type: 'string', minLength: 1, maxLength: 255 }),
+        XSimTimestamp: headerParam('X-Sim-Timestamp', 'a finite decimal number; fills simTimestamp (default: now, epoch ms)', { type: 'string', pattern: SIM_TIMESTAMP_PATTERN }),
+        IdempotencyKey: headerParam('Idempotency-Key',
+          'The same user repeating the same request (method, path, body) with the same key within 24 h gets the first answer again (status, body) and nothing is created twice. '
+          + 'The key with another method, path or body is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first is still being answered is 409 IDEMPOTENCY_KEY_IN_USE. A failed request does not hold the key.',
+          { type: 'string', pattern: IDEMPOTENCY_KEY_PATTERN }),
       },
     },
   };

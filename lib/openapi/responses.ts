@@ -109,4 +109,9 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
     summary: 'One of the caller\'s media (pending, ready or rejected)', status: 200, body: { media: ref('Media') } },
   'GET /openapi.json': {
     summary: 'The OpenAPI 3.1 document of this API', status: 200, body: {}, raw: { type: 'object', description: 'this document' } },
+
+  'POST /posts/edit/{post_id}': {
+    summary: "Change a post's caption (its author only); updatedAt moves", status: 200, body: { message, post: ref('PostView') }, errors: { 403: ['FORBIDDEN'] } },
+  'GET /posts/bookmarks': {
+    summary: "The caller's bookmarked posts, newest bookmark first; deleted posts and posts of users on either side of a block are left out", status: 200, body: { posts: list('PostView'), pagination: ref('ListPagination') } },
 };

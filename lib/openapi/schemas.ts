@@ -2,6 +2,8 @@
 // (seed-spec.md part 2) and the contract's additions. Requests are documented from the
 // handlers' own zod schemas; these describe responses only, so they are plain JSON Schema
 // and never validate anything.
+import { LIST_CURSOR_PATTERN } from '../fields';
+
 type Schema = Record<string, unknown>;
 
 const str: Schema = { type: 'string' };
@@ -123,7 +125,7 @@ export const components: Record<string, Schema> = {
   }),
   ListPagination: obj({
     hasMore: bool,
-    nextCursor: { type: ['string', 'null'], description: 'opaque; pass as `cursor` for the next page' },
+    nextCursor: { type: ['string', 'null'], pattern: LIST_CURSOR_PATTERN, description: 'opaque; pass as `cursor` for the next page' },
   }),
   Error: obj({
     success: { type: 'boolean', const: false },

@@ -133,3 +133,39 @@ export async function deletePost(post: PostItem, trace: TraceContext, payload: R
     }),
   ]);
 }
+
+/** A caption edit's new updatedAt: now, and always later than the one it replaces (an edit in the post's own millisecond). */
+export function nextUpdatedAt(previous: string, now = Date.now()): string {
+  return new Date(Math.max(now, Date.parse(previous) + 1)).toISOString();
+}
+
+/**
+ * Changes a post's caption (POST /posts/edit/{post_id}): one transaction of the post's
+ * update, conditional on the post still being there and the caller's (a deletion racing the
+ * edit makes it a 404), and its POST_UPDATED record. Returns the post as updated.
+ */
+export async function editPostCaption(post: PostItem, caption: string, trace: TraceContext, payload: Record<string, unknown>): Promise<PostItem> {
+  const updatedAt = nextUpdatedAt(post.updatedAt);
+  await transact([
+    {
+      op: {
+        Update: {
+          TableName: TABLE,
+          Key: keys.post(post.id),
+          UpdateExpression: 'SET caption = :caption, updatedAt = :updatedAt',
+          ConditionExpression: 'attribute_exists(PK) AND author = :author',
+          ExpressionAttributeValues: { ':caption': caption, ':updatedAt': updatedAt, ':author': post.author },
+        },
+      },
+      onConditionFailed: () => new NotFound('post'),
+    },
+    logItem(trace, {
+      type: 'POST_UPDATED',
+      description: 'A post was edited.',
+      actorId: post.author,
+      payload,
+      diff: diffState({ caption: post.caption, updatedAt: post.updatedAt }, { caption, updatedAt }),
+    }),
+  ]);
+  return { ...post, caption, updatedAt };
+}

@@ -18,17 +18,26 @@ export function usernameProblem(u: string): string | undefined {
   return undefined;
 }
 
+// The username rules as one pattern over the name as sent (trimmed, any letter case).
+const anyCase = (word: string) => word.replace(/[a-z]/g, (c) => `[${c}${c.toUpperCase()}]`);
+export const USERNAME_PATTERN = '^\\s*'
+  + `(?!(?:${[...RESERVED_USERNAMES].map(anyCase).join('|')})\\s*$)`
+  + '(?![0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{26}\\s*$)'
+  + '(?!\\.)(?![A-Za-z0-9._]*\\.\\.)(?=[A-Za-z0-9._]{1,30}\\s*$)'
+  + '[A-Za-z0-9._]*[A-Za-z0-9_]\\s*$';
+
 export const username = () =>
   z.string().check(
     z.trim(),
-    z.toLowerCase(),
     z.superRefine((u, ctx) => {
-      const problem = usernameProblem(u);
+      // Checked before lower-casing: the Kelvin sign (U+212A) lower-cases to an ASCII "k".
+      const problem = /^[\x00-\x7f]*$/.test(u) ? usernameProblem(u.toLowerCase()) : 'may hold only a-z, 0-9, "." and "_"';
       if (problem) ctx.issues.push({ code: 'custom', message: problem, input: u });
     }),
+    z.toLowerCase(),
     z.meta({
-      minLength: 1, maxLength: 30, pattern: '^[A-Za-z0-9._]+$',
-      description: 'lower-cased; a-z 0-9 . _; no leading or trailing ".", no ".."; not reserved, not identifier-shaped',
+      minLength: 1, pattern: USERNAME_PATTERN,
+      description: 'trimmed and lower-cased; 1-30 characters of a-z 0-9 . _; no leading or trailing ".", no ".."; not a reserved word, not of the form of an identifier',
     }),
   );
 
@@ -38,10 +47,16 @@ export const password = () => z.string().check(
   z.refine((s) => s.isWellFormed(), 'must be valid text'),
   z.refine((s) => [...s].length >= 8, 'must be at least 8 characters long'),
   z.refine((s) => [...s].length <= 128, 'must be at most 128 characters long'),
-  z.meta({ minLength: 8, maxLength: 128, format: 'password' }),
+  z.meta({ minLength: 8, maxLength: 128, format: 'password', pattern: '^[^\\uD800-\\uDFFF]*$' }),
 );
+// zod's own e-mail rule, on the trimmed address; the length bound as a lookahead.
+const EMAIL = z.regexes.email.source.replace(/^\^|\$$/g, '');
+export const EMAIL_PATTERN = `^\\s*(?=\\S{1,254}\\s*$)(?:${EMAIL})\\s*$`;
 export const email = () =>
-  z.string().check(z.trim(), z.toLowerCase(), z.maxLength(254), z.email('must be a valid e-mail address'));
+  z.string().check(
+    z.trim(), z.maxLength(254), z.regex(z.regexes.email, 'must be a valid e-mail address'), z.toLowerCase(),
+    z.meta({ format: 'email', pattern: EMAIL_PATTERN, maxLength: undefined, description: 'trimmed; at most 254 characters; stored lower-cased' }),
+  );
 export const bio = () => text(0, 150);
 export const gender = () => text(0, 32);
 /** A profile image: "" (none) or an absolute http(s) URL. */

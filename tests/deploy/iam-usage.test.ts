@@ -45,12 +45,18 @@ dynamo.middlewareStack.add((next, context) => async (args) => {
 
 // Declared actions that the valid request of tests/support/routes.ts does not reach, and why.
 const BOOKMARKS = 'dynamodb:BatchGetItem'; // the own user's bookmarks are checked against live posts
+const RELEASE_KEY = 'dynamodb:DeleteItem';
 const OTHER_PATHS: Record<string, string[]> = {
   authLogin: [BOOKMARKS, 'dynamodb:UpdateItem'], // a failed login appends its time to the guard (and may lock)
   usersMe: [BOOKMARKS],
   usersEdit: [BOOKMARKS],
   postsDelete: ['dynamodb:BatchGetItem'], // someone else's post: the relation to its author is read before the 403
-  postsCreate: ['dynamodb:BatchGetItem'], // a post from uploaded media reads them (tests/integration/media-use.test.ts)
+  // A request with an Idempotency-Key that fails releases its in-flight marker (lib/http/idempotency.ts);
+  // a post from uploaded media reads them (tests/integration/media-use.test.ts).
+  postsCreate: ['dynamodb:BatchGetItem', RELEASE_KEY],
+  commentsCreate: [RELEASE_KEY],
+  commentsReply: [RELEASE_KEY],
+  mediaUploads: [RELEASE_KEY],
 };
 
 describe.each(rows())('%s', (_key, route) => {

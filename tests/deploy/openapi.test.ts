@@ -3,14 +3,14 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, manifestsOnDisk, referencedManifests, routes } from '../../scripts/lib/manifests.mjs';
-import { isCatchAll } from '../../lib/openapi/document';
+import { isOperation } from '../../lib/openapi/document';
 import { call } from '../support/invoke';
 import { handler as openapi } from '../../functions/docs/openapi';
 
 type Doc = { paths: Record<string, Record<string, { security?: unknown[]; responses: Record<string, unknown>; requestBody?: unknown; parameters: { name?: string; in?: string }[] }>> };
 const doc = JSON.parse(readFileSync(join(ROOT, 'docs/openapi.json'), 'utf8')) as Doc;
 const operations = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`)).sort();
-const deployed = routes().filter((r) => !isCatchAll(r.path));
+const deployed = routes().filter((r) => isOperation(r.path));
 
 describe('docs/openapi.json', () => {
   it('serverless.yml references every function manifest on disk', () => {
@@ -55,8 +55,17 @@ describe('GET /openapi.json', () => {
   it('serves the document without a token, as is (no envelope)', async () => {
     const res = await call(openapi, 'GET /openapi.json');
     expect(res.status).toBe(200);
-    expect(res.body).toEqual(doc);
+    expect({ ...res.body, servers: undefined }).toEqual({ ...doc, servers: undefined });
     expect(res.body.openapi).toBe('3.1.0');
     expect(res.headers['x-trace-id']).toBeTruthy();
+  });
+
+  it('names the server it was fetched from (the stage\'s domain, or the local host and port)', async () => {
+    expect((await call(openapi, 'GET /openapi.json')).body.servers).toEqual([{ url: 'https://localhost', description: expect.any(String) }]);
+    const local = await call(openapi, 'GET /openapi.json', { headers: { host: 'localhost:3456', 'x-forwarded-proto': 'http' } });
+    expect(local.body.servers).toEqual([{ url: 'http://localhost:3456', description: expect.any(String) }]);
+    // A host header that names no plausible host: the document's own entry.
+    const odd = await call(openapi, 'GET /openapi.json', { headers: { host: 'evil.example/<x>' } });
+    expect(odd.body.servers).toEqual((doc as unknown as { servers: unknown }).servers);
   });
 });

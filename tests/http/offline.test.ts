@@ -13,6 +13,8 @@ import type { StreamPoller } from '../../scripts/lib/stream-poller.mjs';
 import { createServer } from 'node:net';
 import sharp from 'sharp';
 import { makeImage } from '../support/media';
+import { renderedDom } from '../support/chromium';
+import { apertureClient } from '../../clients/typescript';
 
 const local = JSON.parse(readFileSync(join(ROOT, 'config/local.json'), 'utf8')) as { tableName: string };
 let offline: ChildProcess;
@@ -121,60 +123,97 @@ it('serves the OpenAPI document without a token', async () => {
   const res = await fetch(`${base}/openapi.json`);
   expect(res.status).toBe(200);
   const doc = await json(res);
-  expect(doc).toEqual(JSON.parse(readFileSync(join(ROOT, 'docs/openapi.json'), 'utf8')));
+  // The document as generated, with a servers entry that names the port it was fetched from.
+  expect(doc.servers).toEqual([{ url: base, description: expect.any(String) }]);
+  expect({ ...doc, servers: undefined }).toEqual({ ...JSON.parse(readFileSync(join(ROOT, 'docs/openapi.json'), 'utf8')), servers: undefined });
 });
 
+it('serves the API reference at /docs, which lists every operation in a real browser', async () => {
+  const doc = JSON.parse(readFileSync(join(ROOT, 'docs/openapi.json'), 'utf8')) as { paths: Record<string, Record<string, { operationId: string; tags: string[] }>> };
+  const dom = await renderedDom(`${base}/docs`);
+  const missing: string[] = [];
+  for (const [path, ops] of Object.entries(doc.paths)) {
+    for (const [method, op] of Object.entries(ops)) {
+      // Swagger UI gives each operation's block the id operations-<tag>-<operationId>.
+      if (!dom.includes(`id="operations-${op.tags[0]}-${op.operationId}"`)) missing.push(`${method.toUpperCase()} ${path}`);
+    }
+  }
+  expect(missing).toEqual([]);
+  expect(Object.keys(doc.paths).length).toBeGreaterThan(30);
+  // Public, like the document, and nothing loaded from another origin.
+  const page = await fetch(`${base}/docs`);
+  expect(page.status).toBe(200);
+  expect(await page.text()).not.toMatch(/https?:\/\//);
+}, 120_000);
+
 describe('posts and the social graph over HTTP', () => {
+  // The API as an app team calls it: through the typed client of clients/typescript.
   const register = async (prefix: string) => {
     const username = uniq(prefix);
-    const res = await fetch(`${base}/auth/register`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ name: 'Over HTTP', username, email: `${username}@example.test`, password: 'correct horse' }),
+    const { data, response } = await apertureClient({ baseUrl: base }).POST('/auth/register', {
+      body: { name: 'Over HTTP', username, email: `${username}@example.test`, password: 'correct horse' },
     });
-    expect(res.status).toBe(201);
-    const { token, user } = await json(res);
-    return { token: token as string, id: user._id as string, username };
+    expect(response.status).toBe(201);
+    return { token: data!.token, id: data!.user._id, username, api: apertureClient({ baseUrl: base, token: data!.token }) };
   };
   const auth = (token: string) => ({ Authorization: `Bearer ${token}` });
 
   it('creates a post, finds it in explore, follows its author, and explore leaves it out', async () => {
     const [author, reader] = [await register('ha'), await register('hr')];
-    const created = await fetch(`${base}/posts/create`, {
-      method: 'POST',
-      headers: { ...auth(author.token), 'Content-Type': 'application/json', 'Idempotency-Key': `http-${author.id}` },
-      body: JSON.stringify({ image: ['https://cdn.example.test/http.jpg'], caption: 'over http' }),
+    const created = await author.api.POST('/posts/create', {
+      headers: { 'Idempotency-Key': `http-${author.id}` },
+      body: { image: ['https://cdn.example.test/http.jpg'], caption: 'over http' },
     });
-    expect(created.status).toBe(201);
-    expect(created.headers.get('x-trace-id')).toBeTruthy();
-    const { post } = await json(created);
+    expect(created.response.status).toBe(201);
+    expect(created.response.headers.get('x-trace-id')).toBeTruthy();
+    const post = created.data!.post;
     expect(post).toMatchObject({ author: author.id, caption: 'over http', image: JSON.stringify(['https://cdn.example.test/http.jpg']) });
 
     const explore = async () => {
-      const res = await fetch(`${base}/posts/explore?limit=50`, { headers: auth(reader.token) });
-      expect(res.status).toBe(200);
-      return (await json(res)).posts.map((p: { _id: string }) => p._id) as string[];
+      const { data, response } = await reader.api.GET('/posts/explore', { params: { query: { limit: 50 } } });
+      expect(response.status).toBe(200);
+      return data!.posts.map((p) => p._id);
     };
     expect(await explore()).toContain(post._id);
 
-    const follow = await fetch(`${base}/users/follow/${author.username.toUpperCase()}`, { method: 'POST', headers: auth(reader.token) });
-    expect(follow.status).toBe(200);
-    expect(await json(follow)).toEqual({ success: true, message: 'User followed successfully', isFollowing: true, followersCount: 1 });
+    const follow = await reader.api.POST('/users/follow/{identifier}', { params: { path: { identifier: author.username.toUpperCase() } } });
+    expect(follow.response.status).toBe(200);
+    expect(follow.data).toEqual({ success: true, message: 'User followed successfully', isFollowing: true, followersCount: 1 });
     expect(await explore()).not.toContain(post._id);
 
-    const one = await fetch(`${base}/posts/${post._id.toLowerCase()}`, { headers: auth(reader.token) });
-    expect(one.status).toBe(200);
-    expect((await json(one)).post).toMatchObject({ _id: post._id, isLiked: false, likesCount: 0, commentsCount: 0 });
+    const one = await reader.api.GET('/posts/{post_id}', { params: { path: { post_id: post._id.toLowerCase() } } });
+    expect(one.response.status).toBe(200);
+    expect(one.data!.post).toMatchObject({ _id: post._id, isLiked: false, likesCount: 0, commentsCount: 0 });
+
+    // A refusal arrives as the typed error envelope.
+    const again = await author.api.POST('/posts/create', {
+      headers: { 'Idempotency-Key': `http-${author.id}` },
+      body: { image: ['https://cdn.example.test/other.jpg'], caption: 'another post under the same key' },
+    });
+    expect([again.response.status, again.error?.code]).toEqual([422, 'IDEMPOTENCY_KEY_REUSED']);
+  });
+
+  it('answers a body of any JSON type with 400 VALIDATION_ERROR (serverless-offline hands falsy ones over parsed)', async () => {
+    const u = await register('hj');
+    for (const path of ['/posts/create', '/users/follow/' + u.username]) {
+      for (const body of ['false', '0.0', 'null', '"x"', '0', 'true', '[]']) {
+        const res = await fetch(`${base}${path}`, { method: 'POST', headers: { ...auth(u.token), 'Content-Type': 'application/json' }, body });
+        const answer = await json(res);
+        expect({ path, body, status: res.status, code: answer.code }).toEqual({ path, body, status: 400, code: 'VALIDATION_ERROR' });
+      }
+    }
+    const bad = await fetch(`${base}/posts/create`, { method: 'POST', headers: { ...auth(u.token), 'Content-Type': 'application/json' }, body: 'x' });
+    expect([bad.status, (await json(bad)).code]).toEqual([400, 'INVALID_JSON']);
   });
 
   it('answers a bad post id and a bad page in the envelope', async () => {
     const u = await register('hb');
-    const bad = await fetch(`${base}/posts/not-an-id`, { headers: auth(u.token) });
-    expect(bad.status).toBe(400);
-    expect(await json(bad)).toMatchObject({ success: false, code: 'VALIDATION_ERROR' });
-    const page = await fetch(`${base}/posts/explore?page=0`, { headers: auth(u.token) });
-    expect(page.status).toBe(400);
-    expect((await json(page)).details).toEqual([{ path: 'page', message: expect.any(String) }]);
+    const bad = await u.api.GET('/posts/{post_id}', { params: { path: { post_id: 'not-an-id' } } });
+    expect(bad.response.status).toBe(400);
+    expect(bad.error).toMatchObject({ success: false, code: 'VALIDATION_ERROR' });
+    const page = await u.api.GET('/posts/explore', { params: { query: { page: 0 } } });
+    expect(page.response.status).toBe(400);
+    expect(page.error!.details).toEqual([{ path: 'page', message: expect.any(String) }]);
   });
 });
 

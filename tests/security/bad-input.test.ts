@@ -1,6 +1,6 @@
 // Hostile and malformed input against every route (tests/support/routes.ts): each is a 4xx
 // in the envelope, never a 5xx, leaks nothing internal, and changes nothing.
-import { call, type CallOptions, type CallResult } from '../support/invoke';
+import { apiEvent, call, lambdaContext, type CallOptions, type CallResult } from '../support/invoke';
 import { makeUser, uniq } from '../support/factories';
 import { rows, type FixtureContext, type Route, type Valid } from '../support/routes';
 import { expectEnvelope, expectNothingChanged, snapshot } from '../support/refusal';
@@ -53,7 +53,8 @@ describe.each(rows())('%s', (_key, route) => {
     });
 
     it('refuses JSON that is not an object', async () => {
-      for (const raw of ['[]', '[{}]', '"text"', '42', 'true', 'null']) {
+      // Falsy values too: each is valid JSON, so never INVALID_JSON, and never a 500.
+      for (const raw of ['[]', '[{}]', '"text"', '42', 'true', 'null', 'false', '0', '0.0', '-0', '""', '"x"', ' null ']) {
         await refused(route, ctx, () => json(raw), 400, 'VALIDATION_ERROR');
       }
     });
@@ -106,6 +107,12 @@ describe.each(rows())('%s', (_key, route) => {
   } else {
     it('refuses a body on a route that takes none', async () => {
       await refused(route, ctx, () => ({ body: { name: 'x' } }), 400, 'VALIDATION_ERROR');
+    });
+
+    it('refuses a JSON body of every other type on a route that takes none', async () => {
+      for (const raw of ['false', '0.0', 'null', '"x"', '[]', '{"a":1}']) {
+        await refused(route, ctx, () => json(raw), 400, 'VALIDATION_ERROR');
+      }
     });
 
     it('checks a body it does not take like any other: 415, 413, INVALID_JSON (as its OpenAPI entry says)', async () => {
@@ -161,6 +168,49 @@ describe.each(rows())('%s', (_key, route) => {
       expectEnvelope(res, 400, 'VALIDATION_ERROR');
       await expectNothingChanged(ctx, before, v);
     }
+  });
+});
+
+// A body the platform handed over already parsed: serverless-offline passes falsy JSON values
+// (false, 0, null) and JSON strings on parsed, and a direct invocation may carry any value.
+describe('bodies handed over parsed (serverless-offline, direct invocations)', () => {
+  const withBody = rows((r) => r.body !== undefined && r.auth)[0]![1];
+  const without = rows((r) => r.body === undefined && r.auth)[0]![1];
+  let ctx: FixtureContext;
+  beforeAll(async () => { ctx = { me: await makeUser(), other: await makeUser() }; });
+  afterEach(() => { delete process.env.IS_OFFLINE; });
+
+  const send = async (route: Route, body: unknown, length: number, offline = false) => {
+    const valid = await route.valid(ctx);
+    const event = apiEvent(route.key, { params: valid.params, query: valid.query, token: ctx.me.token, headers: { 'content-type': 'application/json', 'content-length': String(length) } });
+    (event as { body?: unknown }).body = body;
+    if (offline) process.env.IS_OFFLINE = 'true';
+    const res = (await route.handler(event, lambdaContext())) as { statusCode: number; body: string };
+    return { status: res.statusCode, body: JSON.parse(res.body) };
+  };
+
+  it.each([[false, 5], [0, 3], [null, 4], [true, 4], [42, 2], [[], 2]] as [unknown, number][])('%p is 400 VALIDATION_ERROR on a route with a body and on one without', async (value, length) => {
+    for (const route of [withBody, without]) {
+      const res = await send(route, value, length);
+      expect({ key: route.key, status: res.status, code: res.body.code }).toEqual({ key: route.key, status: 400, code: 'VALIDATION_ERROR' });
+    }
+  });
+
+  it('a JSON string serverless-offline unwrapped ("x" arrives as x) is 400 VALIDATION_ERROR, not INVALID_JSON', async () => {
+    for (const route of [withBody, without]) {
+      const res = await send(route, 'x', 3, true);
+      expect({ key: route.key, status: res.status, code: res.body.code }).toEqual({ key: route.key, status: 400, code: 'VALIDATION_ERROR' });
+    }
+    // Text that is not JSON, sent as it is (its length is the one declared), is still INVALID_JSON.
+    expect((await send(withBody, 'x', 1, true)).body.code).toBe('INVALID_JSON');
+  });
+
+  it('still checks the media type and the size of a value handed over parsed', async () => {
+    expect((await send(withBody, false, 200 * KIB)).status).toBe(413);
+    const valid = await withBody.valid(ctx);
+    const event = apiEvent(withBody.key, { params: valid.params, token: ctx.me.token, headers: { 'content-type': 'text/plain' } });
+    (event as { body?: unknown }).body = 0;
+    expect(((await withBody.handler(event, lambdaContext())) as { statusCode: number }).statusCode).toBe(415);
   });
 });
 
