@@ -20,6 +20,8 @@ export interface UserItem {
   followingCount: number;
   blockedCount: number;
   GSI3PK: string;
+  /** Moves when every session of the account ends at once (lib/auth/sessions.ts endAllSessions); absent = 0. */
+  sessionEpoch?: number;
 }
 
 export interface UserEdges {

@@ -35,10 +35,16 @@ dynamo.middlewareStack.add((next, context) => async (args) => {
 
 // Declared actions that the valid request of tests/support/routes.ts does not reach, and why.
 const BOOKMARKS = 'dynamodb:BatchGetItem'; // the own user's bookmarks are checked against live posts
+const CLAIM = 'dynamodb:GetItem'; // a user named by username: its claim (the fixture names it by id)
 const OTHER_PATHS: Record<string, string[]> = {
   authLogin: [BOOKMARKS, 'dynamodb:UpdateItem'], // a failed login appends its time to the guard (and may lock)
+  authRefresh: ['dynamodb:DeleteItem'], // a used refresh token coming back ends its session
   usersMe: [BOOKMARKS],
-  usersEdit: [BOOKMARKS],
+  usersEdit: [BOOKMARKS, 'dynamodb:GetItem'], // an edit that lost a race reads the user again
+  usersBlock: [CLAIM],
+  usersFollowing: [CLAIM],
+  usersUnblock: [CLAIM],
+  postsCreate: ['dynamodb:GetItem'], // with an Idempotency-Key: its stored answer
   postsDelete: ['dynamodb:BatchGetItem'], // someone else's post: the relation to its author is read before the 403
 };
 
@@ -51,10 +57,10 @@ describe.each(rows())('%s', (_key, route) => {
     const valid = await route.valid(ctx);
     recording = used;
     try {
-      const ok = await call(route.handler, route.key, { ...valid, token: ctx.me.token });
+      const ok = await call(route.handler, route.key, { token: ctx.me.token, ...valid });
       expect(ok.status).toBeLessThan(300);
       // Refused with a valid token: the WARN trace record.
-      const refused = await call(route.handler, route.key, { ...valid, query: { zz: '1' }, token: ctx.me.token });
+      const refused = await call(route.handler, route.key, { token: ctx.me.token, ...valid, query: { zz: '1' } });
       expect(refused.status).toBe(400);
     } finally {
       recording = undefined;
