@@ -350,11 +350,21 @@ async function purgeEnded(userId: string, epoch: number): Promise<void> {
   }
 }
 
-/** The user's live sessions, newest first (at most SESSION_LIST_LIMIT), `current` marking `currentId`. */
-export async function listSessions(user: Pick<UserItem, 'id' | 'sessionEpoch'>, currentId: string): Promise<SessionView[]> {
+/**
+ * The user's live sessions, newest first (at most SESSION_LIST_LIMIT), `current` marking
+ * `currentId`. The first page is read beside `owner` (the caller's own read, which holds the
+ * epoch that tells live sessions from ended ones), not after it.
+ */
+export async function listSessions(userId: string, currentId: string, owner: Promise<Pick<UserItem, 'sessionEpoch'>>): Promise<SessionView[]> {
   const out: SessionView[] = [];
   const nowMs = Date.now();
-  for await (const page of sessionsOf(user.id, 'id, createdAt, lastUsedAt, userAgent, epoch, expiresAt')) {
+  const pages = sessionsOf(userId, 'id, createdAt, lastUsedAt, userAgent, epoch, expiresAt');
+  const first = pages.next();
+  first.catch(() => undefined);
+  const user = await owner;
+  const firstPage = await first;
+  const rest = async function* () { if (!firstPage.done) yield firstPage.value; yield* pages; };
+  for await (const page of rest()) {
     for (const s of page) {
       if (!sessionLive(s, user, nowMs)) continue;
       out.push({ _id: s.id, createdAt: s.createdAt, lastUsedAt: s.lastUsedAt, userAgent: s.userAgent, current: s.id === currentId });
