@@ -29,6 +29,7 @@ import { logItem, writeLog, type LogEntry } from '../audit/records';
 import { diffState, noChange } from '../audit/diff';
 import type { TraceContext } from '../http/trace';
 import type { UserItem } from '../users/model';
+import { logger } from '../log';
 import { signToken } from './tokens';
 
 /** How long the refresh token just rotated out may still be presented by a racing refresh. */
@@ -182,8 +183,8 @@ export async function refreshSession(refreshToken: string, trace: TraceContext, 
   for (let pass = 0; pass < 2; pass++) {
     const { user, session } = await readPair(ids.userId, ids.sessionId);
     const nowMs = Date.now();
-    if (!sessionLive(session, user, nowMs)) throw refused();
-    const entry = (description: string): LogEntry => ({ type: 'SESSION_REFRESHED', description, actorId: user!.id, payload, diff: noChange() });
+    if (!user || !sessionLive(session, user, nowMs)) throw refused();
+    const entry = (description: string): LogEntry => ({ type: 'SESSION_REFRESHED', description, actorId: user.id, payload, diff: noChange() });
 
     if (sameHash(presented, session.tokenHash)) {
       const next = newRefreshToken(session.userId, session.id);
@@ -205,7 +206,7 @@ export async function refreshSession(refreshToken: string, trace: TraceContext, 
             },
           },
           logItem(trace, {
-            ...entry(`User ${user!.id} refreshed session ${session.id}.`),
+            ...entry(`User ${user.id} refreshed session ${session.id}.`),
             diff: diffState({ _id: session.id, lastUsedAt: session.lastUsedAt }, { _id: session.id, lastUsedAt }),
           }),
         ]);
@@ -222,7 +223,7 @@ export async function refreshSession(refreshToken: string, trace: TraceContext, 
     const racing = sameHash(presented, session.previousHash) && nowMs - (session.rotatedAt ?? 0) <= REFRESH_GRACE_MS;
     const next = racing && session.sealedNext ? unseal(session.sealedNext, refreshToken) : undefined;
     if (next && sameHash(hashOf(next), session.tokenHash)) {
-      await writeLog(trace, entry(`User ${user!.id} refreshed session ${session.id} again within ${REFRESH_GRACE_MS / 1000} s of its rotation (a racing refresh): answered the same new refresh token.`));
+      await writeLog(trace, entry(`User ${user.id} refreshed session ${session.id} again within ${REFRESH_GRACE_MS / 1000} s of its rotation (a racing refresh): answered the same new refresh token.`));
       return issue(session.userId, session.id, next);
     }
 
@@ -321,7 +322,9 @@ export async function endAllSessions(user: EpochHolder, trace: TraceContext, ent
     });
   }
   await transact([...items, logItem(trace, entry)]);
-  await purgeEnded(user.id, next);
+  // The change is made: the items are refused from now on, and a failure to delete them must
+  // not turn it into an error (the TTL removes what is left).
+  await purgeEnded(user.id, next).catch((err: Error) => logger.error('session_cleanup_failed', { userId: user.id, message: err.message }));
 }
 
 /** Every session item of a user, newest first, page by page. */
