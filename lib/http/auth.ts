@@ -1,5 +1,5 @@
 // Bearer authentication: the token is verified before the handler runs and the caller's
-// user item and session item are fetched in the background, in one BatchGet
+// user item and session item are fetched in the background, in one round trip
 // (lib/auth/sessions.ts sessionUser), so a handler's own first reads overlap with it. Every
 // authenticated answer waits for it (a token of a deleted user or of an ended session gets a
 // 401), and a handler that writes awaits caller.user() before writing.
