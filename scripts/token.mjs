@@ -36,7 +36,9 @@ if (!user) {
   process.exit(1);
 }
 const nowMs = Date.now();
-const exp = Math.floor(nowMs / 1000) + ttl;
+// One clock reading for iat, exp and the session's expiry: exp - iat is exactly the lifetime.
+const iat = Math.floor(nowMs / 1000);
+const exp = iat + ttl;
 const sessionId = ulid(nowMs);
 const unusedRefreshToken = `${userId}.${sessionId}.${randomBytes(32).toString('base64url')}`;
 await db.send(new PutCommand({
@@ -55,7 +57,7 @@ const token = await new SignJWT({ sid: sessionId, ...(scope ? { scope } : {}) })
   .setSubject(userId)
   .setIssuer(process.env.JWT_ISSUER || local.issuer)
   .setAudience(process.env.JWT_AUDIENCE || local.audience)
-  .setIssuedAt()
+  .setIssuedAt(iat)
   .setExpirationTime(exp)
   .sign(new TextEncoder().encode(local.jwtSecret));
 process.stdout.write(`${token}\n`);
