@@ -9,7 +9,8 @@ const schema = z.object({
   JWT_SECRET: z.optional(z.string()),
   JWT_ISSUER: z._default(z.string().check(z.minLength(1)), localConfig.issuer),
   JWT_AUDIENCE: z._default(z.string().check(z.minLength(1)), localConfig.audience),
-  TOKEN_TTL_SECONDS: z._default(z.coerce.number().check(z.int(), z.positive()), 86_400),
+  TOKEN_TTL_SECONDS: z._default(z.coerce.number().check(z.int(), z.positive()), 900),
+  SESSION_TTL_DAYS: z._default(z.coerce.number().check(z.positive()), 30),
   LOG_RETENTION_DAYS: z._default(z.coerce.number().check(z.positive()), 30),
   DYNAMODB_ENDPOINT: z.optional(z.string()),
   FANOUT_MAX_FOLLOWERS: z._default(z.coerce.number().check(z.int(), z.nonnegative()), 10_000),
@@ -27,6 +28,8 @@ export interface Config {
   issuer: string;
   audience: string;
   tokenTtlSeconds: number;
+  /** A session ends this many days after its last refresh (or its start). */
+  sessionTtlDays: number;
   logRetentionDays: number;
   dynamodbEndpoint: string | undefined;
   region: string;
@@ -67,6 +70,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     issuer: e.JWT_ISSUER,
     audience: e.JWT_AUDIENCE,
     tokenTtlSeconds: e.TOKEN_TTL_SECONDS,
+    sessionTtlDays: e.SESSION_TTL_DAYS,
     logRetentionDays: e.LOG_RETENTION_DAYS,
     dynamodbEndpoint: e.DYNAMODB_ENDPOINT || undefined,
     region: e.AWS_REGION,

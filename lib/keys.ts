@@ -20,12 +20,19 @@ export function shardOf(id: string, shards: number): number {
   return h % shards;
 }
 
+/** Sort key prefix of session items (keys.session). */
+export const SESSION_PREFIX = 'SESSION#';
+
 export const keys = {
   // Users and their unique claims.
   user: (userId: string) => ({ PK: `USER#${userId}`, SK: 'PROFILE' }),
   username: (username: string) => ({ PK: `USERNAME#${username.toLowerCase()}`, SK: 'CLAIM' }),
   email: (email: string) => ({ PK: `EMAIL#${email.toLowerCase()}`, SK: 'CLAIM' }),
   loginGuard: (userId: string) => ({ PK: `USER#${userId}`, SK: 'LOGIN_GUARD' }),
+  // Sessions live in their user's partition: a user's sessions, newest first, are one Query
+  // (`begins_with(SK, SESSION#)`, descending: session ids are ULIDs); the caller's user item
+  // and session item are read together on every authenticated request.
+  session: (userId: string, sessionId: string) => ({ PK: `USER#${userId}`, SK: `${SESSION_PREFIX}${sessionId}` }),
   popular: (userId: string) => ({ GSI3PK: keys.popularShard(shardOf(userId, POPULAR_SHARDS)) }),
   popularShard: (shard: number) => `POPULAR#${shard}`,
 

@@ -17,10 +17,11 @@ import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { ensureTable, localClient, startDynamoLocal } from './lib/local-dynamodb.mjs';
 import { bundle, checkEsbuildSettings, discoverFunctions, routeParams, routeShape } from './bench/build.mjs';
 import { SCALES, buildDataset } from './bench/dataset.mjs';
-import { loadDataset } from './bench/loader.mjs';
+import { loadDataset, loaderClient } from './bench/loader.mjs';
 import { apiEvent, median, runScenario } from './bench/measure.mjs';
 import { scenarioContext, scenarioKey, scenarios } from './bench/scenarios.mjs';
 import { bundleTable, checks, endpointTable, markdownTables } from './bench/report.mjs';
@@ -61,6 +62,7 @@ Object.assign(process.env, {
 const childEnv = { ...process.env };
 process.env.APERTURE_DB_METRICS = '1';
 const raw = localClient(dynamo.endpoint);
+const sessions = loaderClient(dynamo.endpoint);
 
 try {
   for (const p of checkEsbuildSettings(root)) say(`WARNING esbuild settings differ: ${p}`);
@@ -75,6 +77,13 @@ try {
   }
   const baseline = await bundle(root, 'scripts/bench/baseline.ts', join(work, 'baseline.js'));
   const lib = require((await bundle(root, 'scripts/bench/lib-entry.ts', join(work, 'lib.js'))).outfile);
+  // A new session of a user, written outside the measured call (refresh, logout and the
+  // deletion of a session each need a fresh one).
+  const startSession = async (userId) => {
+    const s = lib.newSession({ id: userId }, 'benchmark');
+    await sessions.send(new PutCommand({ TableName: TABLE, Item: s.item }));
+    return { ...(await lib.issue(userId, s.item.id, s.refreshToken)), sessionId: s.item.id };
+  };
 
   // In process, each function's own bundle: what is measured is what deploys.
   const byRoute = new Map();
@@ -96,7 +105,7 @@ try {
     say(`loading ${scale.name}: ${scale.users} users, ${ds.posts.length} posts`);
     const load = await loadDataset(ds, lib, { endpoint: dynamo.endpoint, table: TABLE, concurrency: 16 });
     say(`loaded ${load.items} items in ${(load.ms / 1000).toFixed(1)} s`);
-    const ctx = scenarioContext(ds, { signToken: lib.signToken, runTag });
+    const ctx = scenarioContext(ds, { signToken: lib.signToken, runTag, startSession });
     const entry = { name: scale.name, users: scale.users, posts: ds.posts.length, items: load.items, loadMs: load.ms, endpoints: {} };
 
     for (const s of selected) {
@@ -204,6 +213,7 @@ try {
   say(`done in ${result.meta.seconds} s`);
 } finally {
   raw.destroy();
+  sessions.destroy();
   await dynamo.stop();
 }
 process.exit(0);

@@ -1,9 +1,14 @@
 #!/usr/bin/env node
-// `npm run token -- <username> [--scope logs:read] [--ttl seconds]`: prints a token for a
-// user of the running local stack, signed with the local stage's development secret.
+// `npm run token -- <username> [--scope "logs:read moderate"] [--ttl seconds]`: prints an
+// access token for a user of the running local stack, signed with the local stage's
+// development secret. Every access token belongs to a session (its `sid`), checked on each
+// request, so this writes a real session item too (userAgent "npm run token"), which ends
+// when the token expires. No refresh token is handed out: run the script again.
 import { readFileSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
 import { SignJWT } from 'jose';
-import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { ulid } from 'ulid';
+import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { localClient } from './lib/local-dynamodb.mjs';
 import { localStack } from './lib/local-stack.mjs';
 
@@ -11,26 +16,48 @@ const local = JSON.parse(readFileSync(new URL('../config/local.json', import.met
 const args = process.argv.slice(2);
 const opt = (name) => { const i = args.indexOf(name); return i >= 0 ? args.splice(i, 2)[1] : undefined; };
 const scope = opt('--scope');
-const ttl = Number(opt('--ttl') ?? 86400);
+// The lifetime of the service's own tokens (lib/config.ts TOKEN_TTL_SECONDS) unless asked.
+const ttl = Number(opt('--ttl') ?? process.env.TOKEN_TTL_SECONDS ?? 900);
 const username = args[0]?.toLowerCase();
-if (!username) {
-  process.stderr.write('usage: npm run token -- <username> [--scope logs:read] [--ttl seconds]\n');
+if (!username || !Number.isInteger(ttl) || ttl <= 0) {
+  process.stderr.write('usage: npm run token -- <username> [--scope "logs:read moderate"] [--ttl seconds]\n');
   process.exit(2);
 }
-const endpoint = localStack().dynamodbEndpoint;
-const db = DynamoDBDocumentClient.from(localClient(endpoint));
-// The username claim of lib/keys.ts (keys.username); this plain-Node script cannot import the TypeScript.
-const claim = await db.send(new GetCommand({ TableName: local.tableName, Key: { PK: `USERNAME#${username}`, SK: 'CLAIM' } }));
-if (!claim.Item) {
+const table = process.env.TABLE_NAME || local.tableName;
+const db = DynamoDBDocumentClient.from(localClient(localStack().dynamodbEndpoint));
+// The keys and the session item of lib/keys.ts and lib/auth/sessions.ts (newSession); this
+// plain-Node script cannot import the TypeScript. tests/integration/token-script.test.ts
+// checks that what it writes passes the service's session check.
+const claim = await db.send(new GetCommand({ TableName: table, Key: { PK: `USERNAME#${username}`, SK: 'CLAIM' }, ConsistentRead: true }));
+const userId = claim.Item?.userId;
+const user = userId && (await db.send(new GetCommand({ TableName: table, Key: { PK: `USER#${userId}`, SK: 'PROFILE' }, ConsistentRead: true }))).Item;
+if (!user) {
   process.stderr.write(`No user @${username} in the local stack.\n`);
   process.exit(1);
 }
-const token = await new SignJWT(scope ? { scope } : {})
+const nowMs = Date.now();
+// One clock reading for iat, exp and the session's expiry: exp - iat is exactly the lifetime.
+const iat = Math.floor(nowMs / 1000);
+const exp = iat + ttl;
+const sessionId = ulid(nowMs);
+const unusedRefreshToken = `${userId}.${sessionId}.${randomBytes(32).toString('base64url')}`;
+await db.send(new PutCommand({
+  TableName: table,
+  Item: {
+    PK: `USER#${userId}`, SK: `SESSION#${sessionId}`, type: 'SESSION', id: sessionId, userId,
+    epoch: user.sessionEpoch ?? 0,
+    tokenHash: createHash('sha256').update(unusedRefreshToken).digest('base64url'),
+    createdAt: new Date(nowMs).toISOString(), lastUsedAt: new Date(nowMs).toISOString(),
+    userAgent: 'npm run token', expiresAt: exp,
+  },
+  ConditionExpression: 'attribute_not_exists(PK)',
+}));
+const token = await new SignJWT({ sid: sessionId, ...(scope ? { scope } : {}) })
   .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-  .setSubject(claim.Item.userId)
+  .setSubject(userId)
   .setIssuer(process.env.JWT_ISSUER || local.issuer)
   .setAudience(process.env.JWT_AUDIENCE || local.audience)
-  .setIssuedAt()
-  .setExpirationTime(Math.floor(Date.now() / 1000) + ttl)
+  .setIssuedAt(iat)
+  .setExpirationTime(exp)
   .sign(new TextEncoder().encode(local.jwtSecret));
 process.stdout.write(`${token}\n`);

@@ -10,8 +10,59 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Log in with a username or e-mail address and a password */
+        /** Log in with a username or e-mail address and a password; starts a session */
         post: operations["authLogin"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** End the session of the token used */
+        post: operations["authLogout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Change the password; ends every other session of the account */
+        post: operations["authPassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/refresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A new access token and refresh token for a refresh token (each refresh token is good once; a used one ends its session) */
+        post: operations["authRefresh"];
         delete?: never;
         options?: never;
         head?: never;
@@ -27,9 +78,43 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create an account; answers a token and the own user */
+        /** Create an account; starts a session: answers its tokens and the own user */
         post: operations["authRegister"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's live sessions, newest first */
+        get: operations["authSessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/sessions/{session_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** End one of the caller's sessions */
+        delete: operations["authEndSession"];
         options?: never;
         head?: never;
         patch?: never;
@@ -810,6 +895,20 @@ export interface components {
             isLiked: boolean;
             likesCount: number;
         };
+        Session: {
+            _id: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description the session of the token used */
+            current: boolean;
+            /**
+             * Format: date-time
+             * @description the last refresh (or the start)
+             */
+            lastUsedAt: string;
+            /** @description the User-Agent of the login or registration, at most 256 characters */
+            userAgent: string;
+        };
         SuggestedUser: components["schemas"]["User"] & {
             /** @description accounts the caller follows that follow this user */
             followerBy: components["schemas"]["User"][];
@@ -942,9 +1041,14 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description lifetime of token, seconds */
+                        expiresIn: number;
                         message: string;
+                        /** @description opaque; good for one POST /auth/refresh */
+                        refreshToken: string;
                         /** @constant */
                         success: true;
+                        /** @description access token (JWT), sent as Authorization: Bearer */
                         token: string;
                         user: components["schemas"]["User"];
                     };
@@ -1014,6 +1118,300 @@ export interface operations {
             };
         };
     };
+    authLogout: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                traceparent?: components["parameters"]["Traceparent"];
+                /** @description fills scenarioId of the log records */
+                "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
+                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
+                /** @description fills stepId of the log records */
+                "X-Step-Id"?: components["parameters"]["XStepId"];
+                /** @description trace id of this request; default: the traceparent's, else a new one */
+                "X-Trace-Id"?: components["parameters"]["XTraceId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Bad request: VALIDATION_ERROR, INVALID_JSON */
+            400: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: UNAUTHORIZED */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    authPassword: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                traceparent?: components["parameters"]["Traceparent"];
+                /** @description fills scenarioId of the log records */
+                "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
+                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
+                /** @description fills stepId of the log records */
+                "X-Step-Id"?: components["parameters"]["XStepId"];
+                /** @description trace id of this request; default: the traceparent's, else a new one */
+                "X-Trace-Id"?: components["parameters"]["XTraceId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description JSON, at most 100 KiB. Text is trimmed before it is checked; lengths count Unicode code points. Unknown fields are refused. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    currentPassword: string;
+                    /** Format: password */
+                    newPassword: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Bad request: VALIDATION_ERROR, INVALID_JSON */
+            400: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: UNAUTHORIZED, INVALID_CREDENTIALS */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts: TOO_MANY_ATTEMPTS */
+            429: {
+                headers: {
+                    /** @description seconds */
+                    "Retry-After"?: number;
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    authRefresh: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                traceparent?: components["parameters"]["Traceparent"];
+                /** @description fills scenarioId of the log records */
+                "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
+                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
+                /** @description fills stepId of the log records */
+                "X-Step-Id"?: components["parameters"]["XStepId"];
+                /** @description trace id of this request; default: the traceparent's, else a new one */
+                "X-Trace-Id"?: components["parameters"]["XTraceId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description JSON, at most 100 KiB. Text is trimmed before it is checked; lengths count Unicode code points. Unknown fields are refused. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    refreshToken: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description lifetime of token, seconds */
+                        expiresIn: number;
+                        /** @description opaque; good for one POST /auth/refresh */
+                        refreshToken: string;
+                        /** @constant */
+                        success: true;
+                        /** @description access token (JWT), sent as Authorization: Bearer */
+                        token: string;
+                    };
+                };
+            };
+            /** @description Bad request: VALIDATION_ERROR, INVALID_JSON */
+            400: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: UNAUTHORIZED */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     authRegister: {
         parameters: {
             query?: never;
@@ -1059,9 +1457,14 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description lifetime of token, seconds */
+                        expiresIn: number;
                         message: string;
+                        /** @description opaque; good for one POST /auth/refresh */
+                        refreshToken: string;
                         /** @constant */
                         success: true;
+                        /** @description access token (JWT), sent as Authorization: Bearer */
                         token: string;
                         user: components["schemas"]["User"];
                     };
@@ -1079,6 +1482,192 @@ export interface operations {
             };
             /** @description Conflict: USERNAME_TAKEN, EMAIL_TAKEN */
             409: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    authSessions: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                traceparent?: components["parameters"]["Traceparent"];
+                /** @description fills scenarioId of the log records */
+                "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
+                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
+                /** @description fills stepId of the log records */
+                "X-Step-Id"?: components["parameters"]["XStepId"];
+                /** @description trace id of this request; default: the traceparent's, else a new one */
+                "X-Trace-Id"?: components["parameters"]["XTraceId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        sessions: components["schemas"]["Session"][];
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Bad request: VALIDATION_ERROR, INVALID_JSON */
+            400: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: UNAUTHORIZED */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    authEndSession: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                traceparent?: components["parameters"]["Traceparent"];
+                /** @description fills scenarioId of the log records */
+                "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
+                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
+                /** @description fills stepId of the log records */
+                "X-Step-Id"?: components["parameters"]["XStepId"];
+                /** @description trace id of this request; default: the traceparent's, else a new one */
+                "X-Trace-Id"?: components["parameters"]["XTraceId"];
+            };
+            path: {
+                session_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Bad request: VALIDATION_ERROR, INVALID_JSON */
+            400: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: UNAUTHORIZED */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: NOT_FOUND */
+            404: {
                 headers: {
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;

@@ -3,15 +3,16 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { http } from '../../lib/http';
 import { trimmedLengthPattern } from '../../lib/fields';
 import { db, TABLE } from '../../lib/db/client';
+import { transact } from '../../lib/db/transact';
 import { keys } from '../../lib/keys';
 import { DUMMY_HASH, verifyPassword } from '../../lib/auth/password';
-import { signToken } from '../../lib/auth/tokens';
+import { issue, newSession, sessionPut, userAgentOf } from '../../lib/auth/sessions';
 import { assertNotLocked, readGuard, recordFailure } from '../../lib/auth/login-guard';
 import { InvalidCredentials } from '../../lib/errors';
 import { getUser, loadEdges, EMBED_LIMIT } from '../../lib/users/repo';
 import { toBaseUser } from '../../lib/users/model';
-import { writeLog } from '../../lib/audit/records';
-import { noChange } from '../../lib/audit/diff';
+import { logItem } from '../../lib/audit/records';
+import { diffState } from '../../lib/audit/diff';
 
 const codePoints = (s: string) => [...s].length;
 export const loginBody = z.strictObject({
@@ -28,7 +29,7 @@ export const loginBody = z.strictObject({
   ),
 });
 
-export const handler = http({ auth: false, body: loginBody }, async ({ body, trace }) => {
+export const handler = http({ auth: false, body: loginBody }, async ({ body, trace, headers, event }) => {
   const claim = body.identifier.includes('@') ? keys.email(body.identifier) : keys.username(body.identifier);
   // Strongly consistent: logging in right after registering must find the new claim.
   const res = await db.send(new GetCommand({ TableName: TABLE, Key: claim, ConsistentRead: true }));
@@ -45,17 +46,23 @@ export const handler = http({ auth: false, body: loginBody }, async ({ body, tra
     if (user) await recordFailure(user.id);
     throw new InvalidCredentials();
   }
+  // The new session and the record of the login, in one transaction.
+  const session = newSession(user, userAgentOf(headers['user-agent'] ?? event.requestContext?.http?.userAgent));
   const [edges] = await Promise.all([
     edgesRead,
-    writeLog(trace, {
-      type: 'USER_LOGGED_IN',
-      description: `User @${user.username} logged in.`,
-      actorId: user.id,
-      payload: { body },
-      diff: noChange(),
-    }),
+    transact([
+      sessionPut(session.item),
+      logItem(trace, {
+        type: 'USER_LOGGED_IN',
+        description: `User @${user.username} logged in (session ${session.item.id}).`,
+        actorId: user.id,
+        payload: { body },
+        // The record a login creates is its session.
+        diff: diffState(null, { _id: session.item.id, createdAt: session.item.createdAt, userAgent: session.item.userAgent }),
+      }),
+    ]),
   ]);
   return {
-    body: { message: 'Login successful', token: await signToken(user.id), user: toBaseUser(user, edges, true) },
+    body: { message: 'Login successful', ...(await issue(user.id, session.item.id, session.refreshToken)), user: toBaseUser(user, edges, true) },
   };
 });

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { http } from '../../lib/http';
 import { hashPassword } from '../../lib/auth/password';
-import { signToken } from '../../lib/auth/tokens';
+import { issue, newSession, sessionPut, userAgentOf } from '../../lib/auth/sessions';
 import { registerUser } from '../../lib/users/write';
 import { toBaseUser } from '../../lib/users/model';
 import * as f from '../../lib/users/fields';
@@ -13,14 +13,19 @@ export const registerBody = z.strictObject({
   password: f.password(),
 });
 
-export const handler = http({ auth: false, body: registerBody }, async ({ body, trace }) => {
+export const handler = http({ auth: false, body: registerBody }, async ({ body, trace, headers, event }) => {
   const { password, ...profile } = body;
-  const user = await registerUser({ ...profile, passwordHash: await hashPassword(password) }, trace, { body });
+  let session: ReturnType<typeof newSession> | undefined;
+  // The first session is put in the registration's own transaction.
+  const user = await registerUser({ ...profile, passwordHash: await hashPassword(password) }, trace, { body }, (u) => {
+    session = newSession(u, userAgentOf(headers['user-agent'] ?? event.requestContext?.http?.userAgent));
+    return [sessionPut(session.item)];
+  });
   return {
     status: 201,
     body: {
       message: 'Registration successful',
-      token: await signToken(user.id),
+      ...(await issue(user.id, session!.item.id, session!.refreshToken)),
       user: toBaseUser(user, { followers: [], following: [], bookmarks: [], blocked_users: [] }, true),
     },
   };

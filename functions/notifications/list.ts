@@ -1,12 +1,12 @@
 import * as z from 'zod/mini';
 import { http } from '../../lib/http';
-import { intParam } from '../../lib/fields';
+import { intParam, listCursor } from '../../lib/fields';
 import { readNotifications } from '../../lib/notifications/read';
 import { presentIds } from '../../lib/graph/present';
 
 export const query = z.strictObject({
   limit: intParam(1, 50, 20),
-  cursor: z.optional(z.string().check(z.minLength(1), z.maxLength(2048))),
+  cursor: z.optional(listCursor()),
 });
 
 export const handler = http({ query }, async ({ query, caller }) => {

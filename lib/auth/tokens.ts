@@ -1,18 +1,22 @@
 // Access tokens: HS256 JWTs signed and verified with jose. Verification pins the
-// algorithm and checks issuer, audience, expiry and the presence of sub, iat and exp.
+// algorithm and checks issuer, audience, expiry and the presence of sub, sid, iat and exp.
+// A token is only as good as its session (`sid`): lib/auth/sessions.ts checks that the
+// session is live on every authenticated request.
 import { SignJWT, jwtVerify } from 'jose';
 import { config } from '../config';
 import { Unauthorized } from '../errors';
+import { isId } from '../ids';
 
 const ALGORITHMS = ['HS256'];
 
 export interface TokenClaims {
   userId: string;
+  sessionId: string;
   scopes: Set<string>;
 }
 
-export async function signToken(userId: string, scopes: string[] = [], ttlSeconds = config.tokenTtlSeconds): Promise<string> {
-  const jwt = new SignJWT(scopes.length ? { scope: scopes.join(' ') } : {})
+export async function signToken(userId: string, sessionId: string, scopes: string[] = [], ttlSeconds = config.tokenTtlSeconds): Promise<string> {
+  const jwt = new SignJWT({ sid: sessionId, ...(scopes.length ? { scope: scopes.join(' ') } : {}) })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setSubject(userId)
     .setIssuer(config.issuer)
@@ -28,11 +32,12 @@ export async function verifyToken(token: string): Promise<TokenClaims> {
       algorithms: ALGORITHMS,
       issuer: config.issuer,
       audience: config.audience,
-      requiredClaims: ['sub', 'iat', 'exp'],
+      requiredClaims: ['sub', 'sid', 'iat', 'exp'],
     });
     if (typeof payload.sub !== 'string' || payload.sub === '') throw new Error('sub');
+    if (typeof payload.sid !== 'string' || !isId(payload.sid)) throw new Error('sid');
     const scope = typeof payload.scope === 'string' ? payload.scope : '';
-    return { userId: payload.sub, scopes: new Set(scope.split(' ').filter(Boolean)) };
+    return { userId: payload.sub, sessionId: payload.sid.toUpperCase(), scopes: new Set(scope.split(' ').filter(Boolean)) };
   } catch {
     throw new Unauthorized('The access token is invalid or has expired.');
   }

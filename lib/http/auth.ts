@@ -1,11 +1,11 @@
 // Bearer authentication: the token is verified before the handler runs and the caller's
-// user item is fetched in the background, so a handler's own first reads overlap with it.
-// Every authenticated answer waits for it (a token of a deleted user gets a 401), and a
-// handler that writes awaits caller.user() before writing.
+// user item and session item are fetched in the background, in one round trip
+// (lib/auth/sessions.ts sessionUser), so a handler's own first reads overlap with it. Every
+// authenticated answer waits for it (a token of a deleted user or of an ended session gets a
+// 401), and a handler that writes awaits caller.user() before writing.
 import { bearerToken, verifyToken } from '../auth/tokens';
-import { getUser } from '../users/repo';
+import { sessionUser } from '../auth/sessions';
 import { blockListsOf, hiddenIds, type BlockLists } from '../graph/hidden';
-import { Unauthorized } from '../errors';
 import type { UserItem } from '../users/model';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { Caller } from './request';
@@ -19,11 +19,9 @@ export async function authenticate(authorization: string | undefined): Promise<C
   const blockLists = () => (lists ??= blockListsOf(claims.userId));
   return {
     userId: claims.userId,
+    sessionId: claims.sessionId,
     scopes: claims.scopes,
-    user: () => (pending ??= getUser(claims.userId).then((u) => {
-      if (!u) throw new Unauthorized('The account of this token no longer exists.');
-      return u;
-    })),
+    user: () => (pending ??= sessionUser(claims.userId, claims.sessionId)),
     blockLists,
     hidden: () => (hidden ??= blockLists().then(hiddenIds)),
   };

@@ -6,8 +6,10 @@ import type { BlockLists } from '../graph/hidden';
 
 export interface Caller {
   userId: string;
+  /** The session of the token (its `sid`). */
+  sessionId: string;
   scopes: Set<string>;
-  /** The caller's user item; a 401 when the account no longer exists. Fetched once, lazily. */
+  /** The caller's user item; a 401 when the account no longer exists or the session has ended. Fetched once, lazily. */
   user(): Promise<UserItem>;
   /** The caller's two block lists (lib/graph/hidden.ts). Fetched once, lazily. */
   blockLists(): Promise<BlockLists>;

@@ -22,13 +22,28 @@ const message: Schema = { type: 'string' };
 const list = (name: string): Schema => ({ type: 'array', items: ref(name) });
 const follow = { message, isFollowing: { type: 'boolean' }, followersCount: { type: 'integer', minimum: 0 } };
 const like = { message, isLiked: { type: 'boolean' }, likesCount: { type: 'integer', minimum: 0 } };
+const tokens = {
+  token: { type: 'string', description: 'access token (JWT), sent as Authorization: Bearer' },
+  refreshToken: { type: 'string', description: 'opaque; good for one POST /auth/refresh' },
+  expiresIn: { type: 'integer', minimum: 1, description: 'lifetime of token, seconds' },
+};
 const forbiddenOrMissing = { 403: ['FORBIDDEN'], 404: ['NOT_FOUND'] };
 
 export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'POST /auth/register': {
-    summary: 'Create an account; answers a token and the own user', status: 201, body: { message, token: { type: 'string' }, user: ref('User') }, errors: { 409: ['USERNAME_TAKEN', 'EMAIL_TAKEN'] } },
+    summary: 'Create an account; starts a session: answers its tokens and the own user', status: 201, body: { message, ...tokens, user: ref('User') }, errors: { 409: ['USERNAME_TAKEN', 'EMAIL_TAKEN'] } },
   'POST /auth/login': {
-    summary: 'Log in with a username or e-mail address and a password', status: 200, body: { message, token: { type: 'string' }, user: ref('User') }, errors: { 401: ['INVALID_CREDENTIALS'], 429: ['TOO_MANY_ATTEMPTS'] } },
+    summary: 'Log in with a username or e-mail address and a password; starts a session', status: 200, body: { message, ...tokens, user: ref('User') }, errors: { 401: ['INVALID_CREDENTIALS'], 429: ['TOO_MANY_ATTEMPTS'] } },
+  'POST /auth/refresh': {
+    summary: 'A new access token and refresh token for a refresh token (each refresh token is good once; a used one ends its session)', status: 200, body: tokens, errors: { 401: ['UNAUTHORIZED'] } },
+  'POST /auth/logout': {
+    summary: 'End the session of the token used', status: 200, body: { message } },
+  'GET /auth/sessions': {
+    summary: "The caller's live sessions, newest first", status: 200, body: { sessions: list('Session') } },
+  'DELETE /auth/sessions/{session_id}': {
+    summary: "End one of the caller's sessions", status: 200, body: { message } },
+  'POST /auth/password': {
+    summary: 'Change the password; ends every other session of the account', status: 200, body: { message }, errors: { 401: ['INVALID_CREDENTIALS'], 429: ['TOO_MANY_ATTEMPTS'] } },
 
   'GET /users/me': {
     summary: "The caller's own user", status: 200, body: { user: ref('User') } },

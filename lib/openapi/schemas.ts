@@ -118,6 +118,13 @@ export const components: Record<string, Schema> = {
     createdAt: dateTime,
     updatedAt: dateTime,
   }),
+  Session: obj({
+    _id: str,
+    createdAt: dateTime,
+    lastUsedAt: { ...dateTime, description: 'the last refresh (or the start)' },
+    userAgent: { ...str, description: 'the User-Agent of the login or registration, at most 256 characters' },
+    current: { ...bool, description: 'the session of the token used' },
+  }),
   PagePagination: obj({ currentPage: int, totalPages: int, totalPosts: int, hasNextPage: bool, hasPrevPage: bool }),
   CursorPagination: obj({
     hasMore: bool,

@@ -24,6 +24,8 @@ export interface UserItem {
   pullMode?: boolean;
   /** Set once every follower's feed has the user as a pull source: from then on posts are not copied. */
   pullReady?: boolean;
+  /** Moves when every session of the account ends at once (lib/auth/sessions.ts endAllSessions); absent = 0. */
+  sessionEpoch?: number;
 }
 
 export interface UserEdges {

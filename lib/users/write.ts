@@ -72,10 +72,12 @@ export function newUserItem(id: string, input: NewUser, now: string): UserItem {
   };
 }
 
-export async function registerUser(input: NewUser, trace: TraceContext, payload: Record<string, unknown>): Promise<UserItem> {
+/** `also`: more items of the same transaction, given the new user (its first session). */
+export async function registerUser(input: NewUser, trace: TraceContext, payload: Record<string, unknown>, also: (user: UserItem) => TxItem[] = () => []): Promise<UserItem> {
   const id = newId();
   const user = newUserItem(id, input, new Date().toISOString());
   await transact([
+    ...also(user),
     claimPut(keys.username(user.username), id, usernameTaken),
     claimPut(keys.email(user.email), id, emailTaken),
     { op: { Put: { TableName: TABLE, Item: user, ConditionExpression: 'attribute_not_exists(PK)' } } },

@@ -24,6 +24,10 @@ export async function benchFeed({ root, endpoint, table, lib, handlers, warmup, 
     ...extra,
   });
   const ids = (n) => Array.from({ length: n }, () => lib.newId());
+  // A session for each user the benchmark signs a token for (every authenticated request checks it).
+  const sessions = new Map();
+  const sessionOf = (id) => { if (!sessions.has(id)) sessions.set(id, lib.newSession({ id }, 'benchmark').item); return sessions.get(id); };
+  const tokenOf = (id) => lib.signToken(id, sessionOf(id).id);
   const post = (id, author, fanout = true) => ({
     ...lib.postItem(id, author, { image: IMAGE, image_public_id: '', caption: 'feed bench' }), ...(fanout ? {} : { fanout: false }),
   });
@@ -41,6 +45,7 @@ export async function benchFeed({ root, endpoint, table, lib, handlers, warmup, 
     for (const c of celebs) for (let j = 0; j < 30; j++) yield post(lib.newId(), c, false);
     for (const r of readers) {
       yield user(r.id, { followingCount: r.following + r.celebrities });
+      yield sessionOf(r.id);
       const at = new Date(now - 86_400_000).toISOString();
       for (let i = 0; i < r.following; i++) yield lib.followEdge(r.id, authors[i], at);
       for (const c of celebs.slice(0, r.celebrities)) {
@@ -60,7 +65,7 @@ export async function benchFeed({ root, endpoint, table, lib, handlers, warmup, 
   say(`feed: loaded ${loaded} items`);
   const pages = [];
   for (const r of readers) {
-    const token = await lib.signToken(r.id);
+    const token = await tokenOf(r.id);
     const calls = [];
     for (let k = 0; k < warmup + iterations; k++) {
       const out = await invoke(handlers.feed, 'GET /posts/feed', { token, query: { limit: '10' } });
@@ -87,9 +92,9 @@ export async function benchFeed({ root, endpoint, table, lib, handlers, warmup, 
     const author = lib.newId();
     const followers = ids(n);
     const at = new Date(now - 3_600_000).toISOString();
-    await writeAll(client, table, [user(author, { followersCount: n }), ...followers.map((f) => lib.followEdge(f, author, at))], 16);
+    await writeAll(client, table, [user(author, { followersCount: n }), sessionOf(author), ...followers.map((f) => lib.followEdge(f, author, at))], 16);
     await settle(); // the follows' own reactions (backfills) are not this row's
-    const token = await lib.signToken(author);
+    const token = await tokenOf(author);
     const created = await invoke(handlers.create, 'POST /posts/create', { token, body: { image: IMAGE, caption: 'fan-out' } });
     if (created.status !== 201) throw new Error(`create answered ${created.status}`);
     resetRecords();
@@ -106,10 +111,10 @@ export async function benchFeed({ root, endpoint, table, lib, handlers, warmup, 
   const reader = lib.newId();
   const others = ids(99);
   const at = new Date(now - 3_600_000).toISOString();
-  await writeAll(client, table, [user(author, { followersCount: 100 }), user(reader, { followingCount: 1 }), lib.followEdge(reader, author, at), ...others.map((f) => lib.followEdge(f, author, at))], 16);
+  await writeAll(client, table, [user(author, { followersCount: 100 }), sessionOf(author), user(reader, { followingCount: 1 }), sessionOf(reader), lib.followEdge(reader, author, at), ...others.map((f) => lib.followEdge(f, author, at))], 16);
   await settle();
-  const authorToken = await lib.signToken(author);
-  const readerToken = await lib.signToken(reader);
+  const authorToken = await tokenOf(author);
+  const readerToken = await tokenOf(reader);
   const latencies = [];
   for (let k = 0; k < iterations; k++) {
     const t0 = performance.now();

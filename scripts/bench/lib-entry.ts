@@ -1,6 +1,6 @@
 // What the benchmark's loader and scenarios take from lib/: the key builders, the item
 // builders the writes use (so the loaded data has exactly the shapes of real writes), the
-// log record shape, password hashing and tokens. scripts/bench.mjs bundles this file with
+// log record shape, password hashing, sessions and tokens. scripts/bench.mjs bundles this file with
 // esbuild; the harness test imports it directly.
 export { keys, shardOf, FEED_SHARDS, POPULAR_SHARDS } from '../../lib/keys';
 export { searchTerms } from '../../lib/users/search-terms';
@@ -16,3 +16,4 @@ export { commentLikeItem } from '../../lib/comments/like';
 export { logItem } from '../../lib/audit/records';
 export { hashPassword } from '../../lib/auth/password';
 export { signToken } from '../../lib/auth/tokens';
+export { newSession, issue } from '../../lib/auth/sessions';

@@ -20,6 +20,10 @@ export function* itemsOf(ds, lib, passwordHash) {
       ...lib.newUserItem(u.id, { name: u.name, username: u.username, email: u.email, passwordHash }, u.createdAt),
       postsCount: ds.scale.postsPerUser, followersCount: ds.followersOf(u.i).length, followingCount: ds.followingOf(u.i).length, blockedCount: 1,
     };
+    // The session its tokens belong to (every authenticated request checks it), as a login writes it.
+    const session = lib.newSession({ id: u.id }, 'benchmark');
+    u.sessionId = session.item.id;
+    yield session.item;
     yield lib.claimItem(keys.username(u.username), u.id);
     yield lib.claimItem(keys.email(u.email), u.id);
     for (const t of searchTerms(u)) yield lib.searchItem(t, u.id);

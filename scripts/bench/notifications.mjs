@@ -17,8 +17,10 @@ export async function benchNotifications({ endpoint, table, lib, handler, warmup
   const rows = [];
   for (const size of SIZES) {
     const me = lib.newId();
+    const session = lib.newSession({ id: me }, 'benchmark').item;
     function* items() {
       yield user(me);
+      yield session;
       for (const a of actors) yield user(a);
       for (let i = 0; i < size; i++) {
         const actorId = actors[i % ACTORS];
@@ -28,7 +30,7 @@ export async function benchNotifications({ endpoint, table, lib, handler, warmup
       yield { ...lib.keys.notificationState(me), unread: size };
     }
     await writeAll(client, table, items(), 16);
-    const token = await lib.signToken(me);
+    const token = await lib.signToken(me, session.id);
     const calls = [];
     for (let k = 0; k < warmup + iterations; k++) {
       const out = await invoke(handler, 'GET /notifications', { token, query: { limit: '20' } });

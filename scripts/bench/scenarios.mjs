@@ -7,10 +7,12 @@
 // function yet is reported as "missing". Order matters: reads run before the writes that
 // change the data, deletions last.
 
+import { PASSWORD } from './dataset.mjs';
+
 const mod = (a, n) => ((a % n) + n) % n;
 
 /** Helpers over one loaded data set, shared by the scenarios of a scale. */
-export function scenarioContext(ds, { signToken, runTag }) {
+export function scenarioContext(ds, { signToken, runTag, startSession }) {
   const tokens = new Map();
   const claimed = new Set();
   const gonePosts = new Set();
@@ -26,8 +28,14 @@ export function scenarioContext(ds, { signToken, runTag }) {
     user: (i) => ds.users[mod(i, ds.N)],
     async token(i) {
       const u = ctx.user(i);
-      if (!tokens.has(u.id)) tokens.set(u.id, await signToken(u.id));
+      // The session the loader wrote for the user (scripts/bench/loader.mjs).
+      if (!tokens.has(u.id)) tokens.set(u.id, await signToken(u.id, u.sessionId));
       return tokens.get(u.id);
+    },
+    /** A new session of user i, written outside the measured call: { token, refreshToken, sessionId }. */
+    startSession: (i) => {
+      if (!startSession) throw new Error('this scenario context cannot start sessions');
+      return startSession(ctx.user(i).id);
     },
     /** True the first time a key is claimed in this run. */
     claim: (key) => (claimed.has(key) ? false : (claimed.add(key), true)),
@@ -100,6 +108,18 @@ export const scenarios = [
   {
     route: 'POST /auth/login', kind: 'write',
     request: (ctx, k) => ({ body: { identifier: ctx.user(k * 7 + 2).username, password: 'bench-password-1' } }),
+  },
+
+  // Sessions. The list is read before the writes below add sessions to it.
+  { route: 'GET /auth/sessions', kind: 'read', request: (ctx, k) => bearer(ctx, k * 7 + 3) },
+  {
+    route: 'POST /auth/refresh', kind: 'write',
+    request: async (ctx, k) => ({ body: { refreshToken: (await ctx.startSession(k * 7 + 1)).refreshToken } }),
+  },
+  { route: 'POST /auth/logout', kind: 'write', request: async (ctx, k) => ({ token: (await ctx.startSession(k * 7 + 2)).token }) },
+  {
+    route: 'DELETE /auth/sessions/{session_id}', kind: 'write',
+    request: async (ctx, k) => ({ ...(await bearer(ctx, k * 7 + 4)), params: { session_id: (await ctx.startSession(k * 7 + 4)).sessionId } }),
   },
 
   // Reads of users and the graph.
@@ -281,6 +301,13 @@ export const scenarios = [
       const c = ctx.first(ctx.ds.posts.length, (t) => liveTop(ctx, ctx.post(k, t * 3 + 29))[0], (x) => x.likers.length > 0 && !ctx.blockedEitherWay(x.likers[0], x.author) && !ctx.blockedEitherWay(x.likers[0], ctx.ds.posts[x.post].author), (x) => `clike:${x.likers[0]}:${x.id}`);
       return { ...(await bearer(ctx, c.likers[0])), params: { comment_id: c.id } };
     },
+  },
+
+  // A password change (to the same password, so that logins keep working) ends every other
+  // session of its user: the sessions the scenarios above started are deleted with it.
+  {
+    route: 'POST /auth/password', kind: 'write',
+    request: async (ctx, k) => ({ ...(await bearer(ctx, k * 7 + 5)), body: { currentPassword: PASSWORD, newPassword: PASSWORD } }),
   },
 
   // Deletions last: they take data away from the scenarios above.

@@ -48,6 +48,7 @@ const BOOKMARKS = 'dynamodb:BatchGetItem'; // the own user's bookmarks are check
 const RELEASE_KEY = 'dynamodb:DeleteItem';
 const OTHER_PATHS: Record<string, string[]> = {
   authLogin: [BOOKMARKS, 'dynamodb:UpdateItem'], // a failed login appends its time to the guard (and may lock)
+  authRefresh: ['dynamodb:DeleteItem'], // a used refresh token coming back ends its session
   usersMe: [BOOKMARKS],
   usersEdit: [BOOKMARKS],
   postsDelete: ['dynamodb:BatchGetItem'], // someone else's post: the relation to its author is read before the 403
@@ -68,10 +69,10 @@ describe.each(rows())('%s', (_key, route) => {
     const valid = await route.valid(ctx);
     recording = used;
     try {
-      const ok = await call(route.handler, route.key, { ...valid, token: ctx.me.token });
+      const ok = await call(route.handler, route.key, { token: ctx.me.token, ...valid });
       expect(ok.status).toBeLessThan(300);
       // Refused with a valid token: the WARN trace record.
-      const refused = await call(route.handler, route.key, { ...valid, query: { zz: '1' }, token: ctx.me.token });
+      const refused = await call(route.handler, route.key, { token: ctx.me.token, ...valid, query: { zz: '1' } });
       expect(refused.status).toBe(400);
     } finally {
       recording = undefined;

@@ -21,7 +21,7 @@ describe.each(rows())('%s', (_key, route) => {
   const responses = responsesOf(route.method, route.path);
 
   it('answers the documented success status with a body that fits its schema exactly', async () => {
-    const res = await call(route.handler, route.key, { ...(await route.valid(ctx)), token: ctx.me.token });
+    const res = await call(route.handler, route.key, { token: ctx.me.token, ...(await route.valid(ctx)) });
     const documented = Object.keys(responses).filter((s) => s.startsWith('2'));
     expect({ status: res.status, documented }).toEqual({ status: Number(documented[0]), documented: [String(res.status)] });
     const schema = schemaOf(responses[String(res.status)])!;
@@ -33,7 +33,7 @@ describe.each(rows())('%s', (_key, route) => {
 
   it('refuses with documented errors in the documented envelope', async () => {
     const valid = await route.valid(ctx);
-    const refusals = [await call(route.handler, route.key, { ...valid, query: { ...valid.query, zz: '1' }, token: ctx.me.token })];
+    const refusals = [await call(route.handler, route.key, { token: ctx.me.token, ...valid, query: { ...valid.query, zz: '1' } })];
     if (route.auth) refusals.push(await call(route.handler, route.key, valid));
     for (const res of refusals) {
       const schema = schemaOf(responses[String(res.status)]);

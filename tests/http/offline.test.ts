@@ -89,6 +89,28 @@ it('registers, then reads the own user with the token', async () => {
   expect(me.headers.get('x-trace-id')).toBeTruthy();
 });
 
+it('keeps a session over HTTP: refresh, the session list with the User-Agent, logout refusing the tokens at once', async () => {
+  const username = uniq('sess');
+  const post = (path: string, body: unknown, token?: string) => fetch(`${base}${path}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'User-Agent': 'AppOverHttp/1.0', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(body),
+  });
+  const reg = await json(await post('/auth/register', { name: 'Session Keeper', username, email: `${username}@example.test`, password: 'correct horse' }));
+  const refreshed = await post('/auth/refresh', { refreshToken: reg.refreshToken });
+  expect(refreshed.status).toBe(200);
+  const pair = await json(refreshed);
+  expect(pair).toMatchObject({ success: true, token: expect.any(String), refreshToken: expect.any(String), expiresIn: 900 });
+  const list = await json(await fetch(`${base}/auth/sessions`, { headers: { Authorization: `Bearer ${pair.token}` } }));
+  expect(list.sessions).toEqual([expect.objectContaining({ userAgent: 'AppOverHttp/1.0', current: true })]);
+  const out = await fetch(`${base}/auth/logout`, { method: 'POST', headers: { Authorization: `Bearer ${pair.token}` } });
+  expect(out.status).toBe(200);
+  const after = await fetch(`${base}/users/me`, { headers: { Authorization: `Bearer ${pair.token}` } });
+  expect(after.status).toBe(401);
+  expect(after.headers.get('www-authenticate')).toBe('Bearer');
+  expect((await post('/auth/refresh', { refreshToken: pair.refreshToken })).status).toBe(401);
+});
+
 it('answers 401 in the envelope with WWW-Authenticate and X-Trace-Id', async () => {
   const res = await fetch(`${base}/users/me`, { headers: { Authorization: 'Bearer not.a.token' } });
   expect(res.status).toBe(401);

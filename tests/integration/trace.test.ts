@@ -120,7 +120,7 @@ describe('log records', () => {
     const asC = await read(c.token, t);
     expect(asC.status).toBe(404);
     expect(asC.body.code).toBe('NOT_FOUND');
-    const admin = await signToken(c.id, ['logs:read']);
+    const admin = await signToken(c.id, c.sessionId, ['logs:read']);
     const all = await read(admin, t);
     expect(all.body.data.count).toBe(2);
     expect(all.body.data.logs.map((l: { actor: { id: string } }) => l.actor.id).sort()).toEqual([a.id, b.id].sort());

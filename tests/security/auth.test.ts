@@ -12,6 +12,7 @@ import { db, TABLE } from '../../lib/db/client';
 import { keys } from '../../lib/keys';
 import { signToken } from '../../lib/auth/tokens';
 import { newId } from '../../lib/ids';
+import { handler as logout } from '../../functions/auth/logout';
 
 const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
 const now = () => Math.floor(Date.now() / 1000);
@@ -19,28 +20,32 @@ const claims = (sub: string, extra: JWTPayload = {}): JWTPayload => ({ sub, iss:
 const hs = (payload: JWTPayload, key: Uint8Array = config.jwtSecret, alg = 'HS256') => new SignJWT(payload).setProtectedHeader({ alg, typ: 'JWT' }).sign(key);
 const without = (p: JWTPayload, k: keyof JWTPayload) => { const c = { ...p }; delete c[k]; return c; };
 
-/** Bad tokens for user `u`, each with the reason it must fail. */
+/** Bad tokens for user `u`, each with the reason it must fail (and only that: each names `u`'s live session). */
 async function badTokens(u: TestUser): Promise<[string, string][]> {
   const { privateKey } = await generateKeyPair('RS256');
-  const good = await signToken(u.id);
+  const good = await signToken(u.id, u.sessionId);
   const [h, , s] = good.split('.');
+  const mine = (extra: JWTPayload = {}) => claims(u.id, { sid: u.sessionId, ...extra });
   return [
-    ['alg none', `${b64({ alg: 'none', typ: 'JWT' })}.${b64(claims(u.id))}.`],
-    ['alg none with a signature', `${b64({ alg: 'none' })}.${b64(claims(u.id))}.${s}`],
-    ['HS256 with another key', await hs(claims(u.id), new TextEncoder().encode('another-secret-of-at-least-32-characters!'))],
-    ['HS512 with the right key', await hs(claims(u.id), config.jwtSecret, 'HS512')],
-    ['RS256', await new SignJWT(claims(u.id)).setProtectedHeader({ alg: 'RS256' }).sign(privateKey)],
-    ['a changed payload', `${h}.${b64({ ...claims(u.id), scope: 'logs:read' })}.${s}`],
-    ['expired', await hs(claims(u.id, { iat: now() - 7200, exp: now() - 60 }))],
-    ['not valid yet (nbf in the future)', await hs(claims(u.id, { nbf: now() + 3600 }))],
-    ['no exp', await hs(without(claims(u.id), 'exp'))],
-    ['no iat', await hs(without(claims(u.id), 'iat'))],
-    ['no sub', await hs(without(claims(u.id), 'sub'))],
-    ['an empty sub', await hs(claims(''))],
-    ['a wrong issuer', await hs(claims(u.id, { iss: 'someone-else' }))],
-    ['a wrong audience', await hs(claims(u.id, { aud: 'another-app' }))],
+    ['alg none', `${b64({ alg: 'none', typ: 'JWT' })}.${b64(mine())}.`],
+    ['alg none with a signature', `${b64({ alg: 'none' })}.${b64(mine())}.${s}`],
+    ['HS256 with another key', await hs(mine(), new TextEncoder().encode('another-secret-of-at-least-32-characters!'))],
+    ['HS512 with the right key', await hs(mine(), config.jwtSecret, 'HS512')],
+    ['RS256', await new SignJWT(mine()).setProtectedHeader({ alg: 'RS256' }).sign(privateKey)],
+    ['a changed payload', `${h}.${b64({ ...mine(), scope: 'logs:read' })}.${s}`],
+    ['expired', await hs(mine({ iat: now() - 7200, exp: now() - 60 }))],
+    ['not valid yet (nbf in the future)', await hs(mine({ nbf: now() + 3600 }))],
+    ['no exp', await hs(without(mine(), 'exp'))],
+    ['no iat', await hs(without(mine(), 'iat'))],
+    ['no sub', await hs(without(mine(), 'sub'))],
+    ['an empty sub', await hs({ ...mine(), sub: '' })],
+    ['no sid', await hs(without(mine(), 'sid'))],
+    ['a sid that is not an id', await hs(mine({ sid: 'not-a-session' }))],
+    ['a sid of no session', await hs(mine({ sid: newId() }))],
+    ['a wrong issuer', await hs(mine({ iss: 'someone-else' }))],
+    ['a wrong audience', await hs(mine({ aud: 'another-app' }))],
     ['a truncated token', good.slice(0, -5)],
-    ['two segments', `${h}.${b64(claims(u.id))}`],
+    ['two segments', `${h}.${b64(mine())}`],
   ];
 }
 
@@ -67,7 +72,7 @@ describe.each(rows((r) => r.auth))('%s', (_key, route) => {
 
   it('answers with a valid token (the fixture is good, so the refusals below are about the token)', async () => {
     const valid = await route.valid(ctx);
-    const res = await call(route.handler, route.key, { ...valid, token: ctx.me.token });
+    const res = await call(route.handler, route.key, { token: ctx.me.token, ...valid });
     expect(res.status).toBeLessThan(300);
   });
 
@@ -76,7 +81,7 @@ describe.each(rows((r) => r.auth))('%s', (_key, route) => {
       const valid = await route.valid(ctx);
       const before = await snapshot(ctx, valid);
       const traceId = `sec-${uniq('t')}`;
-      const res = await call(route.handler, route.key, { ...valid, headers: { authorization: `Bearer ${token}`, 'X-Trace-Id': traceId } });
+      const res = await call(route.handler, route.key, { ...valid, token: undefined, headers: { authorization: `Bearer ${token}`, 'X-Trace-Id': traceId } });
       expect({ why, status: res.status }).toEqual({ why, status: 401 });
       expectEnvelope(res, 401, 'UNAUTHORIZED');
       expect(res.headers['www-authenticate']).toBe('Bearer');
@@ -89,7 +94,7 @@ describe.each(rows((r) => r.auth))('%s', (_key, route) => {
     for (const [why, header] of BAD_HEADERS) {
       const valid = await route.valid(ctx);
       const before = await snapshot(ctx, valid);
-      const res = await call(route.handler, route.key, { ...valid, headers: header === undefined ? {} : { authorization: header } });
+      const res = await call(route.handler, route.key, { ...valid, token: undefined, headers: header === undefined ? {} : { authorization: header } });
       expect({ why, status: res.status }).toEqual({ why, status: 401 });
       expectEnvelope(res, 401, 'UNAUTHORIZED');
       expect(res.headers['www-authenticate']).toBe('Bearer');
@@ -97,11 +102,25 @@ describe.each(rows((r) => r.auth))('%s', (_key, route) => {
     }
   });
 
+  it('refuses at once every access token of an ended session (logout), changing nothing', async () => {
+    const ghost = await makeUser();
+    const valid = await route.valid({ me: ghost, other: ctx.other });
+    const token = valid.token ?? ghost.token;
+    const out = await call(logout, 'POST /auth/logout', { token });
+    expect(out.status).toBe(200);
+    const before = await snapshot({ me: ghost, other: ctx.other }, valid);
+    const traceId = `sec-${uniq('t')}`;
+    const res = await call(route.handler, route.key, { ...valid, token, headers: { 'X-Trace-Id': traceId } });
+    expectEnvelope(res, 401, 'UNAUTHORIZED');
+    expect(res.headers['www-authenticate']).toBe('Bearer');
+    await expectNothingChanged({ me: ghost, other: ctx.other }, before, valid, traceId);
+  });
+
   it('refuses the token of a deleted user', async () => {
     const ghost = await makeUser();
     const valid = await route.valid({ me: ghost, other: ctx.other });
     await db.send(new DeleteCommand({ TableName: TABLE, Key: keys.user(ghost.id) }));
-    const res = await call(route.handler, route.key, { ...valid, token: ghost.token });
+    const res = await call(route.handler, route.key, { ...valid, token: valid.token ?? ghost.token });
     expectEnvelope(res, 401, 'UNAUTHORIZED');
     expect(res.headers['www-authenticate']).toBe('Bearer');
   });
@@ -113,7 +132,7 @@ describe.each(rows((r) => r.auth))('%s', (_key, route) => {
     if (!targets.length) return;
     const params = { ...valid.params, ...Object.fromEntries(targets.map((k) => [k, newId()])) };
     await db.send(new DeleteCommand({ TableName: TABLE, Key: keys.user(ghost.id) }));
-    const res = await call(route.handler, route.key, { ...valid, params, token: ghost.token });
+    const res = await call(route.handler, route.key, { ...valid, params, token: valid.token ?? ghost.token });
     expectEnvelope(res, 401, 'UNAUTHORIZED');
   });
 });

@@ -18,7 +18,7 @@ async function refused(route: Route, ctx: FixtureContext, opts: (v: Valid) => Ca
   const traceId = `bad-${uniq('t')}`;
   const o = opts(valid);
   const res = await call(route.handler, route.key, {
-    params: valid.params, query: valid.query, token: ctx.me.token, ...o, headers: { 'X-Trace-Id': traceId, ...o.headers },
+    params: valid.params, query: valid.query, token: valid.token ?? ctx.me.token, ...o, headers: { 'X-Trace-Id': traceId, ...o.headers },
   });
   expectEnvelope(res, status, code, o.rawBody ?? o.body ?? o.params ?? o.query);
   await expectNothingChanged(ctx, before, valid, traceId);
@@ -145,7 +145,7 @@ describe.each(rows())('%s', (_key, route) => {
   for (const [name] of Object.entries(route.query?.properties ?? {})) {
     it(`refuses hostile values of the query parameter "${name}"`, async () => {
       for (const value of ['-1', '0', '1e3', 'NaN', 'Infinity', '1.5', '0x10', 'x'.repeat(5000), '\u0000', '99999999999']) {
-        const res = await call(route.handler, route.key, { ...(await valid()), query: { [name]: value }, token: ctx.me.token });
+        const res = await call(route.handler, route.key, { token: ctx.me.token, ...(await valid()), query: { [name]: value } });
         expect(res.status).toBeLessThan(500);
         if (res.status >= 400) expectEnvelope(res);
       }
@@ -164,7 +164,7 @@ describe.each(rows())('%s', (_key, route) => {
     for (const headers of [{ 'X-Trace-Id': 'a b' }, { 'X-Trace-Id': 'x'.repeat(129) }, { 'X-Sim-Timestamp': 'soon' }, { 'X-Scenario-Id': '<x>' }, { traceparent: 'zz' }] as Record<string, string>[]) {
       const v = await valid();
       const before = await snapshot(ctx, v);
-      const res = await call(route.handler, route.key, { ...v, token: ctx.me.token, headers });
+      const res = await call(route.handler, route.key, { token: ctx.me.token, ...v, headers });
       expectEnvelope(res, 400, 'VALIDATION_ERROR');
       await expectNothingChanged(ctx, before, v);
     }

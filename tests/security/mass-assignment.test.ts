@@ -31,7 +31,7 @@ describe.each(rows((r) => r.body !== undefined))('%s', (_key, route) => {
       const before = await snapshot(ctx, valid);
       const traceId = `mass-${uniq('t')}`;
       const res = await call(route.handler, route.key, {
-        ...valid, body: { ...(valid.body as object), [field]: value }, token: ctx.me.token, headers: { 'X-Trace-Id': traceId },
+        token: ctx.me.token, ...valid, body: { ...(valid.body as object), [field]: value }, headers: { 'X-Trace-Id': traceId },
       });
       expect({ field, status: res.status }).toEqual({ field, status: 400 });
       expectEnvelope(res, 400, 'VALIDATION_ERROR');
@@ -57,8 +57,8 @@ describe('privacy', () => {
     for (const [, route] of rows()) {
       const valid = await route.valid(ctx);
       for (const res of [
-        await call(route.handler, route.key, { ...valid, token: ctx.me.token }),
-        await call(route.handler, route.key, { ...valid, body: { ...(valid.body as object ?? {}), password: ctx.me.password, junk: 1 }, token: ctx.me.token }),
+        await call(route.handler, route.key, { token: ctx.me.token, ...valid }),
+        await call(route.handler, route.key, { token: ctx.me.token, ...valid, body: { ...(valid.body as object ?? {}), password: ctx.me.password, junk: 1 } }),
       ]) {
         expect(res.text).not.toMatch(/passwordHash|scrypt|\$s0\$/i);
         expect(res.text).not.toContain(ctx.me.password);

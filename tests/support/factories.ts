@@ -1,6 +1,7 @@
 // Test data through the real handlers: users are registered, not inserted, so every
 // test exercises the same code paths a client does.
 import { randomBytes } from 'node:crypto';
+import { decodeJwt } from 'jose';
 import { call } from './invoke';
 import { handler as register } from '../../functions/auth/register';
 
@@ -10,6 +11,9 @@ export const uniq = (prefix = 'u') => `${prefix}${Date.now().toString(36).slice(
 export interface TestUser {
   id: string;
   token: string;
+  /** The session the registration started (the token's `sid`). */
+  sessionId: string;
+  refreshToken: string;
   username: string;
   email: string;
   password: string;
@@ -26,7 +30,7 @@ export async function makeUser(overrides: Partial<{ username: string; name: stri
   };
   const res = await call(register, 'POST /auth/register', { body: input });
   if (res.status !== 201) throw new Error(`register failed: ${res.status} ${res.text}`);
-  return { id: res.body.user._id, token: res.body.token, ...input, username: input.username.toLowerCase() };
+  return { id: res.body.user._id, token: res.body.token, sessionId: String(decodeJwt(res.body.token).sid), refreshToken: res.body.refreshToken, ...input, username: input.username.toLowerCase() };
 }
 
 export const makeUsers = (n: number) => Promise.all(Array.from({ length: n }, () => makeUser()));

@@ -5,6 +5,7 @@
 // what a successful call would create to `creates`, so a refused call can be shown to
 // have created none of it.
 import { join } from 'node:path';
+import { decodeJwt } from 'jose';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { ROOT, routes } from '../../scripts/lib/manifests.mjs';
 import { jsonSchema, isOperation } from '../../lib/openapi/document';
@@ -31,6 +32,8 @@ export interface Valid extends Pick<CallOptions, 'params' | 'query' | 'body'> {
   creates?: { PK: string; SK: string }[];
   /** Items the request would change (a post whose counters move, an edge it removes): a refused call leaves each as it was. */
   watch?: { PK: string; SK: string }[];
+  /** The token to send instead of `me`'s: a route that ends the session of its own token gets a session of its own. */
+  token?: string;
 }
 type Fixture = (ctx: FixtureContext) => Valid | Promise<Valid>;
 
@@ -63,6 +66,25 @@ export const FIXTURES: Record<string, Fixture> = {
   'GET /media/{media_id}': async ({ me }) => {
     const upload = await issueUpload(me.token, 'image/png', 1024);
     return { params: { media_id: upload.mediaId }, watch: [keys.media(upload.mediaId)] };
+  },
+  // Sessions: each ending gets a session of its own (a new login of `me`), so `me`'s token stays good.
+  'POST /auth/refresh': async ({ me }) => {
+    const s = await loginAgain(me);
+    return { body: { refreshToken: s.refreshToken }, watch: [keys.session(me.id, s.sessionId)] };
+  },
+  'POST /auth/logout': async ({ me }) => {
+    const s = await loginAgain(me);
+    return { token: s.token, watch: [keys.session(me.id, s.sessionId)] };
+  },
+  'GET /auth/sessions': () => ({}),
+  'DELETE /auth/sessions/{session_id}': async ({ me }) => {
+    const s = await loginAgain(me);
+    return { params: { session_id: s.sessionId }, watch: [keys.session(me.id, s.sessionId)] };
+  },
+  'POST /auth/password': async ({ me }) => {
+    // Another session for the change to end; the password stays what `me` knows.
+    const s = await loginAgain(me);
+    return { body: { currentPassword: me.password, newPassword: me.password }, watch: [keys.session(me.id, s.sessionId)] };
   },
 
   // Social graph. Each fixture first puts the pair in the state the request changes, through
@@ -194,6 +216,13 @@ export const FIXTURES: Record<string, Fixture> = {
     return {};
   },
 };
+
+/** A new session of `u` (a login). */
+export async function loginAgain(u: TestUser): Promise<{ token: string; refreshToken: string; sessionId: string }> {
+  const res = await call(login, 'POST /auth/login', { body: { identifier: u.username, password: u.password } });
+  if (res.status !== 200) throw new Error(`fixture login failed: ${res.status} ${res.text}`);
+  return { token: res.body.token, refreshToken: res.body.refreshToken, sessionId: String(decodeJwt(res.body.token).sid) };
+}
 
 async function ok(res: Promise<CallResult>): Promise<void> {
   const r = await res;

@@ -22,6 +22,11 @@ describe('redact', () => {
     });
   });
 
+  it('removes the secrets of the session endpoints: refresh token, current and new password', () => {
+    expect(redact({ body: { refreshToken: 'U.S.secret', currentPassword: 'old', newPassword: 'new' } }))
+      .toEqual({ body: { refreshToken: REDACTED, currentPassword: REDACTED, newPassword: REDACTED } });
+  });
+
   it('leaves ordinary values alone and does not modify its input', () => {
     const input = { bio: 'I like tokens of appreciation', n: 3, ok: true, none: null };
     expect(redact(input)).toEqual(input);

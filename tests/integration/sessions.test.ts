@@ -1,0 +1,284 @@
+// Sessions (contract section 13): tokens of a session, refresh rotation with reuse detection
+// and the racing-refresh window, logout, the session list, ending one session, and the
+// password change that ends every other one. Through the real handlers on DynamoDB Local.
+import { decodeJwt } from 'jose';
+import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { call } from '../support/invoke';
+import { makeUser, uniq, type TestUser } from '../support/factories';
+import { getItem, queryAll } from '../support/db';
+import { loginAgain } from '../support/routes';
+import { handler as login } from '../../functions/auth/login';
+import { handler as refresh } from '../../functions/auth/refresh';
+import { handler as logout } from '../../functions/auth/logout';
+import { handler as sessions } from '../../functions/auth/sessions';
+import { handler as endOne } from '../../functions/auth/end-session';
+import { handler as password } from '../../functions/auth/password';
+import { handler as me } from '../../functions/users/me';
+import { handler as traceLogs } from '../../functions/logs/trace';
+import { db, TABLE } from '../../lib/db/client';
+import { keys } from '../../lib/keys';
+import { config } from '../../lib/config';
+import { REFRESH_GRACE_MS } from '../../lib/auth/sessions';
+import { MAX_FAILURES } from '../../lib/auth/login-guard';
+
+const whoAmI = (token: string) => call(me, 'GET /users/me', { token });
+const doRefresh = (refreshToken: string, headers: Record<string, string> = {}) => call(refresh, 'POST /auth/refresh', { body: { refreshToken }, headers });
+const sidOf = (token: string) => String(decodeJwt(token).sid);
+const sessionItem = (u: TestUser, sid: string) => getItem(keys.session(u.id, sid));
+// The module object itself (not an import namespace copy), whose scrypt lib/auth/password.ts calls.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const nodeCrypto: typeof import('node:crypto') = require('node:crypto');
+const list = (token: string) => call(sessions, 'GET /auth/sessions', { token });
+
+describe('tokens of a session', () => {
+  it('register and login start a session: a 15-minute access token with sid, a 256-bit refresh token stored only as a hash', async () => {
+    const u = await makeUser();
+    const claims = decodeJwt(u.token);
+    expect(claims.sid).toBe(u.sessionId);
+    expect(config.tokenTtlSeconds).toBe(900);
+    expect(claims.exp! - claims.iat!).toBe(900);
+    const l = await call(login, 'POST /auth/login', { body: { identifier: u.username, password: u.password }, headers: { 'User-Agent': 'Phone/1.0' } });
+    expect(l.status).toBe(200);
+    expect(l.body).toMatchObject({ token: expect.any(String), refreshToken: expect.any(String), expiresIn: 900 });
+    expect(sidOf(l.body.token)).not.toBe(u.sessionId);
+    // 256 random bits: 43 base64url characters after the two ids.
+    expect(l.body.refreshToken.split('.').pop()).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const item = await sessionItem(u, sidOf(l.body.token));
+    expect(item).toMatchObject({ userId: u.id, userAgent: 'Phone/1.0', tokenHash: expect.any(String) });
+    expect(JSON.stringify(item)).not.toContain(l.body.refreshToken.split('.').pop());
+    // It ends SESSION_TTL_DAYS after its start, through the table's TTL.
+    expect(item!.expiresAt).toBeGreaterThan(Date.now() / 1000 + config.sessionTtlDays * 86_400 - 60);
+  });
+
+  it('refuses a session past its expiresAt even before the TTL deletes it', async () => {
+    const u = await makeUser();
+    await db.send(new UpdateCommand({ TableName: TABLE, Key: keys.session(u.id, u.sessionId), UpdateExpression: 'SET expiresAt = :past', ExpressionAttributeValues: { ':past': Math.floor(Date.now() / 1000) - 1 } }));
+    expect((await whoAmI(u.token)).status).toBe(401);
+    expect((await doRefresh(u.refreshToken)).status).toBe(401);
+  });
+});
+
+describe('POST /auth/refresh', () => {
+  it('rotates: a new pair of the same session, the old refresh token spent; lastUsedAt and the expiry move', async () => {
+    const u = await makeUser();
+    const before = await sessionItem(u, u.sessionId);
+    const r = await doRefresh(u.refreshToken);
+    expect(r.status).toBe(200);
+    expect(Object.keys(r.body).sort()).toEqual(['expiresIn', 'refreshToken', 'success', 'token']);
+    expect(sidOf(r.body.token)).toBe(u.sessionId);
+    expect(r.body.refreshToken).not.toBe(u.refreshToken);
+    expect((await whoAmI(r.body.token)).status).toBe(200);
+    const after = await sessionItem(u, u.sessionId);
+    expect(after!.lastUsedAt > before!.lastUsedAt).toBe(true);
+    expect(after!.expiresAt).toBeGreaterThanOrEqual(before!.expiresAt);
+    // The new one works once more.
+    expect((await doRefresh(r.body.refreshToken)).status).toBe(200);
+  });
+
+  it('a stolen refresh token replayed after its successor was used ends the whole session', async () => {
+    const u = await makeUser();
+    const first = await doRefresh(u.refreshToken);
+    const second = await doRefresh(first.body.refreshToken);
+    expect(second.status).toBe(200);
+    const replay = await doRefresh(u.refreshToken);
+    expect(replay.status).toBe(401);
+    expect(replay.body.code).toBe('UNAUTHORIZED');
+    // Everything of the session is refused at once: its access tokens and its current refresh token.
+    expect((await whoAmI(second.body.token)).status).toBe(401);
+    expect((await whoAmI(u.token)).status).toBe(401);
+    expect((await doRefresh(second.body.refreshToken)).status).toBe(401);
+    expect(await sessionItem(u, u.sessionId)).toBeUndefined();
+  });
+
+  it('a spent refresh token replayed after the grace window ends the session, even if its successor is unused', async () => {
+    const u = await makeUser();
+    const first = await doRefresh(u.refreshToken);
+    // The window is measured from the rotation's time: move it back instead of waiting.
+    await db.send(new UpdateCommand({
+      TableName: TABLE, Key: keys.session(u.id, u.sessionId), UpdateExpression: 'SET rotatedAt = rotatedAt - :w',
+      ExpressionAttributeValues: { ':w': REFRESH_GRACE_MS + 1 },
+    }));
+    expect((await doRefresh(u.refreshToken)).status).toBe(401);
+    expect((await doRefresh(first.body.refreshToken)).status).toBe(401);
+    expect((await whoAmI(first.body.token)).status).toBe(401);
+  });
+
+  it('two refreshes racing with one token (a phone resuming twice) both succeed with the same new refresh token', async () => {
+    const u = await makeUser();
+    const [a, b] = await Promise.all([doRefresh(u.refreshToken), doRefresh(u.refreshToken)]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect(a.body.refreshToken).toBe(b.body.refreshToken);
+    // Once within the window, after the race, still the same answer.
+    const late = await doRefresh(u.refreshToken);
+    expect(late.status).toBe(200);
+    expect(late.body.refreshToken).toBe(a.body.refreshToken);
+    // The window closes as soon as the new token is used: the old one is then a reuse.
+    const next = await doRefresh(a.body.refreshToken);
+    expect(next.status).toBe(200);
+    expect((await doRefresh(u.refreshToken)).status).toBe(401);
+    expect((await whoAmI(next.body.token)).status).toBe(401);
+  });
+
+  it('refuses a made-up token, one of another shape and one of no session with 401, ending nothing', async () => {
+    const u = await makeUser();
+    const [userId, sessionId] = u.refreshToken.split('.');
+    for (const bad of ['nonsense', `${userId}.${sessionId}`, `${userId}.01J00000000000000000000000.${'A'.repeat(43)}`, `${u.refreshToken}x`]) {
+      const res = await doRefresh(bad);
+      expect({ bad, status: res.status, code: res.body.code }).toEqual({ bad, status: 401, code: 'UNAUTHORIZED' });
+    }
+    expect((await whoAmI(u.token)).status).toBe(200);
+  });
+
+  it('refuses the refresh token of a session ended by logout', async () => {
+    const u = await makeUser();
+    const out = await call(logout, 'POST /auth/logout', { token: u.token });
+    expect(out.status).toBe(200);
+    expect(out.body.message).toEqual(expect.any(String));
+    expect((await doRefresh(u.refreshToken)).status).toBe(401);
+    expect((await whoAmI(u.token)).status).toBe(401);
+    expect((await call(logout, 'POST /auth/logout', { token: u.token })).status).toBe(401);
+  });
+
+  it('writes its trace record with the refresh token redacted', async () => {
+    const u = await makeUser();
+    const traceId = `rf-${uniq('t')}`;
+    const r = await doRefresh(u.refreshToken, { 'X-Trace-Id': traceId });
+    const logs = await call(traceLogs, 'GET /logs/trace/{traceId}', { token: r.body.token, params: { traceId } });
+    expect(logs.body.data.logs.map((l: { action: { type: string } }) => l.action.type)).toEqual(['SESSION_REFRESHED']);
+    expect(logs.body.data.logs[0].payload.body.refreshToken).toBe('[REDACTED]');
+    expect(logs.text).not.toContain(u.refreshToken);
+    expect(logs.text).not.toContain(r.body.refreshToken);
+  });
+});
+
+describe('GET /auth/sessions and DELETE /auth/sessions/{session_id}', () => {
+  it('lists the live sessions newest first, marks the current one, and moves lastUsedAt only on refresh', async () => {
+    const u = await makeUser();
+    const phone = await call(login, 'POST /auth/login', { body: { identifier: u.username, password: u.password }, headers: { 'User-Agent': 'Phone/2.0' } });
+    const res = await list(phone.body.token);
+    expect(res.status).toBe(200);
+    expect(res.body.sessions).toEqual([
+      { _id: sidOf(phone.body.token), createdAt: expect.any(String), lastUsedAt: expect.any(String), userAgent: 'Phone/2.0', current: true },
+      { _id: u.sessionId, createdAt: expect.any(String), lastUsedAt: expect.any(String), userAgent: 'jest', current: false },
+    ]);
+    const used = res.body.sessions[1].lastUsedAt;
+    // Ordinary requests write nothing to the session.
+    await whoAmI(u.token);
+    expect((await list(u.token)).body.sessions[1].lastUsedAt).toBe(used);
+    await doRefresh(u.refreshToken);
+    const moved = (await list(u.token)).body.sessions.find((s: { _id: string }) => s._id === u.sessionId);
+    expect(moved.lastUsedAt > used).toBe(true);
+    expect(moved.current).toBe(true);
+  });
+
+  it('ends one of the caller\'s sessions; another user\'s session id is a 404 that ends nothing', async () => {
+    const [u, v] = [await makeUser(), await makeUser()];
+    const second = await loginAgain(u);
+    const foreign = await call(endOne, 'DELETE /auth/sessions/{session_id}', { token: v.token, params: { session_id: second.sessionId } });
+    expect(foreign.status).toBe(404);
+    expect(foreign.body.code).toBe('NOT_FOUND');
+    expect((await whoAmI(second.token)).status).toBe(200);
+
+    const ended = await call(endOne, 'DELETE /auth/sessions/{session_id}', { token: u.token, params: { session_id: second.sessionId } });
+    expect(ended.status).toBe(200);
+    expect((await whoAmI(second.token)).status).toBe(401);
+    expect((await doRefresh(second.refreshToken)).status).toBe(401);
+    expect((await whoAmI(u.token)).status).toBe(200);
+    expect((await list(u.token)).body.sessions.map((s: { _id: string }) => s._id)).toEqual([u.sessionId]);
+    const again = await call(endOne, 'DELETE /auth/sessions/{session_id}', { token: u.token, params: { session_id: second.sessionId } });
+    expect(again.status).toBe(404);
+  });
+});
+
+describe('POST /auth/password', () => {
+  it('changes the password and ends every other session; the current one stays', async () => {
+    const u = await makeUser();
+    const other = await loginAgain(u);
+    const newPassword = 'a brand new password';
+    const traceId = `pw-${uniq('t')}`;
+    const res = await call(password, 'POST /auth/password', { token: u.token, body: { currentPassword: u.password, newPassword }, headers: { 'X-Trace-Id': traceId } });
+    expect(res.status).toBe(200);
+    expect(res.body.message).toEqual(expect.any(String));
+    expect((await whoAmI(other.token)).status).toBe(401);
+    expect((await doRefresh(other.refreshToken)).status).toBe(401);
+    expect((await whoAmI(u.token)).status).toBe(200);
+    const kept = await doRefresh(u.refreshToken);
+    expect(kept.status).toBe(200);
+    // The ended session's item is gone; only the current one is listed.
+    expect(await sessionItem(u, other.sessionId)).toBeUndefined();
+    expect((await list(kept.body.token)).body.sessions.map((s: { _id: string }) => s._id)).toEqual([u.sessionId]);
+    expect((await call(login, 'POST /auth/login', { body: { identifier: u.username, password: u.password } })).status).toBe(401);
+    expect((await call(login, 'POST /auth/login', { body: { identifier: u.username, password: newPassword } })).status).toBe(200);
+
+    const logs = await call(traceLogs, 'GET /logs/trace/{traceId}', { token: kept.body.token, params: { traceId } });
+    const [record] = logs.body.data.logs;
+    expect(record.action.type).toBe('PASSWORD_CHANGED');
+    expect(record.payload.body).toEqual({ currentPassword: '[REDACTED]', newPassword: '[REDACTED]' });
+    expect(logs.text).not.toContain(u.password);
+    expect(logs.text).not.toContain(newPassword);
+  });
+
+  it('a wrong currentPassword is 401 INVALID_CREDENTIALS, counts toward the login lock, and at the lock is 429', async () => {
+    const u = await makeUser();
+    const wrong = () => call(password, 'POST /auth/password', { token: u.token, body: { currentPassword: 'not the password', newPassword: 'whatever it is' } });
+    const first = await wrong();
+    expect(first.status).toBe(401);
+    expect(first.body.code).toBe('INVALID_CREDENTIALS');
+    expect(first.headers['www-authenticate']).toBeUndefined();
+    // The session is not ended by a wrong password.
+    expect((await whoAmI(u.token)).status).toBe(200);
+    for (let i = 1; i < MAX_FAILURES; i++) expect((await wrong()).status).toBe(401);
+    const locked = await call(password, 'POST /auth/password', { token: u.token, body: { currentPassword: u.password, newPassword: 'whatever it is' } });
+    expect(locked.status).toBe(429);
+    expect(locked.body.code).toBe('TOO_MANY_ATTEMPTS');
+    expect(Number(locked.headers['retry-after'])).toBeGreaterThan(0);
+    // The same lock as logins'.
+    expect((await call(login, 'POST /auth/login', { body: { identifier: u.username, password: u.password } })).status).toBe(429);
+    // Nothing changed.
+    expect((await getItem(keys.user(u.id)))!.sessionEpoch).toBeUndefined();
+  });
+
+  it('ends every session racing it, also a login that read the old password (the epoch moves on the user item)', async () => {
+    const u = await makeUser();
+    const sessionsBefore = await loginAgain(u);
+    await call(password, 'POST /auth/password', { token: u.token, body: { currentPassword: u.password, newPassword: 'another new password' } });
+    // A session item written with the old epoch (a login that read the user before the change) is refused.
+    const stale = { ...(await sessionItem(u, u.sessionId))!, SK: keys.session(u.id, sessionsBefore.sessionId).SK, id: sessionsBefore.sessionId, epoch: 0 };
+    await db.send(new PutCommand({ TableName: TABLE, Item: stale }));
+    expect((await whoAmI(sessionsBefore.token)).status).toBe(401);
+    expect((await list(u.token)).body.sessions.map((s: { _id: string }) => s._id)).toEqual([u.sessionId]);
+  });
+});
+
+describe('the same scrypt work on every wrong-password path', () => {
+  // Counted, not timed: each answer does the same number of scrypt computations of the same cost.
+  it('login (unknown account, wrong password) and password change (wrong current password) each run scrypt once', async () => {
+    const u = await makeUser();
+    const spy = jest.spyOn(nodeCrypto, 'scrypt');
+    const count = async (fn: () => Promise<{ status: number }>, status: number) => {
+      spy.mockClear();
+      expect((await fn()).status).toBe(status);
+      return { calls: spy.mock.calls.length, N: spy.mock.calls.map((c) => (c[3] as { N: number }).N) };
+    };
+    try {
+      const unknown = await count(() => call(login, 'POST /auth/login', { body: { identifier: uniq('nobody'), password: 'x' } }), 401);
+      const wrongLogin = await count(() => call(login, 'POST /auth/login', { body: { identifier: u.username, password: 'wrong password' } }), 401);
+      const wrongChange = await count(() => call(password, 'POST /auth/password', { token: u.token, body: { currentPassword: 'wrong password', newPassword: 'some new password' } }), 401);
+      expect(unknown).toEqual({ calls: 1, N: [16384] });
+      expect(wrongLogin).toEqual(unknown);
+      expect(wrongChange).toEqual(unknown);
+      // A refresh runs none: its token is 256 random bits, hashed with SHA-256.
+      expect(await count(() => doRefresh(u.refreshToken), 200)).toEqual({ calls: 0, N: [] });
+    } finally {
+      spy.mockRestore();
+    }
+  });
+});
+
+describe('no Scan: the session list is a Query of the caller\'s partition', () => {
+  it('keeps session items in the user partition under SESSION#', async () => {
+    const u = await makeUser();
+    const items = await queryAll(keys.user(u.id).PK);
+    expect(items.filter((i) => String(i.SK).startsWith('SESSION#')).map((i) => i.id)).toEqual([u.sessionId]);
+  });
+});
