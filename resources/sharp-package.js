@@ -21,6 +21,19 @@ const { dirname, isAbsolute, join, relative } = require('node:path');
 const PLATFORM = 'linux-arm64';
 const FUNCTIONS = ['mediaProcess'];
 
+/** `npm pack` of one package into `cache`, tried 3 times (the registry is the network); npm's own error when all fail. */
+function fetchTarball(spec, cache) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      execFileSync('npm', ['pack', spec, '--prefer-offline', '--pack-destination', cache], { stdio: ['ignore', 'ignore', 'pipe'] });
+      return;
+    } catch (err) {
+      if (attempt >= 3) throw new Error(`sharp: npm pack ${spec} failed: ${String(err.stderr ?? err.message).trim().split('\n').slice(-5).join(' ')}`);
+      execFileSync('sleep', [String(2 * attempt)]);
+    }
+  }
+}
+
 function buildSharpModules(serviceDir, log = () => {}) {
   const modules = join(serviceDir, 'node_modules');
   const sharpPkg = JSON.parse(readFileSync(join(modules, 'sharp', 'package.json'), 'utf8'));
@@ -45,7 +58,7 @@ function buildSharpModules(serviceDir, log = () => {}) {
     const file = `${name.replace('@', '').replace('/', '-')}-${version}.tgz`;
     if (!existsSync(join(cache, file))) {
       log(`sharp: fetching ${name}@${version}`);
-      execFileSync('npm', ['pack', `${name}@${version}`, '--prefer-offline', '--pack-destination', cache], { stdio: 'ignore' });
+      fetchTarball(`${name}@${version}`, cache);
     }
     const dest = join(target, ...name.split('/'));
     mkdirSync(dest, { recursive: true });

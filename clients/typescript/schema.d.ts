@@ -3656,7 +3656,10 @@ export interface operations {
                     image_public_id?: string;
                     /** @description 1-20 ids of the caller's own ready media, instead of image; the post's image and image_public_id are made from them */
                     media?: string[];
-                };
+                } & (unknown | {
+                    /** @constant */
+                    image_public_id?: "";
+                });
             };
         };
         responses: {

@@ -19,7 +19,7 @@ export const editBody = z.strictObject({
   image: z.optional(f.profileImage()),
   // An uploaded media instead of image (contract section 12): the profile image becomes its 320 variant.
   imageMedia: z.optional(id().check(z.meta({ description: "the id of one of the caller's own ready media, instead of image" }))),
-}).check(z.meta({ minProperties: 1, description: 'A non-empty subset of the fields; at most one of image and imageMedia.' }));
+}).check(z.meta({ minProperties: 1, not: { required: ['image', 'imageMedia'] }, description: 'A non-empty subset of the fields; at most one of image and imageMedia.' }));
 
 // Each round of concurrent edits of one profile lets at least one through, so this covers
 // ten at once; the jittered pause keeps the losers from colliding again in lockstep.
