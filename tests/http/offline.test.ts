@@ -54,7 +54,7 @@ beforeAll(async () => {
   offline.stderr!.on('data', keep);
   await waitUntilUp(`${base}/openapi.json`, 150_000);
   // The change stream as npm start wires it: to the consumer through offline's Lambda endpoint.
-  stream = startLocalStream({ endpoint: process.env.DYNAMODB_ENDPOINT!, tableName: local.tableName, lambdaEndpoint: `http://127.0.0.1:${lambdaPort}` });
+  stream = startLocalStream({ endpoint: process.env.DYNAMODB_ENDPOINT!, tableName: local.tableName, lambdaEndpoint: `http://127.0.0.1:${lambdaPort}`, say: (m) => process.stderr.write(`[stream] ${m}\n`) });
 }, 180_000);
 
 afterAll(async () => {
@@ -150,6 +150,34 @@ it('serves the OpenAPI document without a token', async () => {
   expect({ ...doc, servers: undefined }).toEqual({ ...JSON.parse(readFileSync(join(ROOT, 'docs/openapi.json'), 'utf8')), servers: undefined });
 });
 
+it("shows a followed account's new post in the feed within 5 seconds, through the stream as npm start runs it", async () => {
+  const register = async () => {
+    const username = uniq('feed');
+    const res = await fetch(`${base}/auth/register`, {
+      method: 'POST', headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'Feed Reader', username, email: `${username}@example.test`, password: 'correct horse' }),
+    });
+    return json(res) as Promise<{ token: string; user: { _id: string } }>;
+  };
+  const [reader, author] = [await register(), await register()];
+  const auth = (t: string) => ({ Authorization: `Bearer ${t}` });
+  expect((await fetch(`${base}/users/follow/${author.user._id}`, { method: 'POST', headers: auth(reader.token) })).status).toBe(200);
+  const created = await fetch(`${base}/posts/create`, {
+    method: 'POST', headers: { ...auth(author.token), 'Content-Type': 'application/json' },
+    body: JSON.stringify({ image: 'https://cdn.example.test/feed.jpg', caption: 'over the stream' }),
+  });
+  const postId = (await json(created)).post._id;
+  const until = Date.now() + 5_000;
+  let ids: string[] = [];
+  while (Date.now() < until && !ids.includes(postId)) {
+    const res = await fetch(`${base}/posts/feed`, { headers: auth(reader.token) });
+    expect(res.status).toBe(200);
+    ids = (await json(res)).posts.map((p: { _id: string }) => p._id);
+    if (!ids.includes(postId)) await new Promise((r) => setTimeout(r, 100));
+  }
+  expect(ids).toEqual([postId]);
+});
+
 it('serves the API reference at /docs, which lists every operation in a real browser', async () => {
   const doc = JSON.parse(readFileSync(join(ROOT, 'docs/openapi.json'), 'utf8')) as { paths: Record<string, Record<string, { operationId: string; tags: string[] }>> };
   const dom = await renderedDom(`${base}/docs`);
@@ -239,33 +267,6 @@ describe('posts and the social graph over HTTP', () => {
   });
 });
 
-it("shows a followed account's new post in the feed within 5 seconds, through the stream as npm start runs it", async () => {
-  const register = async () => {
-    const username = uniq('feed');
-    const res = await fetch(`${base}/auth/register`, {
-      method: 'POST', headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ name: 'Feed Reader', username, email: `${username}@example.test`, password: 'correct horse' }),
-    });
-    return json(res) as Promise<{ token: string; user: { _id: string } }>;
-  };
-  const [reader, author] = [await register(), await register()];
-  const auth = (t: string) => ({ Authorization: `Bearer ${t}` });
-  expect((await fetch(`${base}/users/follow/${author.user._id}`, { method: 'POST', headers: auth(reader.token) })).status).toBe(200);
-  const created = await fetch(`${base}/posts/create`, {
-    method: 'POST', headers: { ...auth(author.token), 'Content-Type': 'application/json' },
-    body: JSON.stringify({ image: 'https://cdn.example.test/feed.jpg', caption: 'over the stream' }),
-  });
-  const postId = (await json(created)).post._id;
-  const until = Date.now() + 5_000;
-  let ids: string[] = [];
-  while (Date.now() < until && !ids.includes(postId)) {
-    const res = await fetch(`${base}/posts/feed`, { headers: auth(reader.token) });
-    expect(res.status).toBe(200);
-    ids = (await json(res)).posts.map((p: { _id: string }) => p._id);
-    if (!ids.includes(postId)) await new Promise((r) => setTimeout(r, 100));
-  }
-  expect(ids).toEqual([postId]);
-});
 
 // `npm start` end to end for media (contract sections 10 and 12): it starts the local
 // S3-compatible storage, and an upload sent there with the presigned PUT of
