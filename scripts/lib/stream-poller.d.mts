@@ -9,7 +9,7 @@ export interface PollerOptions {
   bisectOnError?: boolean;
   filterPatterns?: Record<string, unknown>[];
   onDeadLetter?(letter: DeadLetter): void | Promise<void>;
-  /** Where a shard without a checkpoint starts: its oldest record (default) or what comes next. */
+  /** Where a shard without a checkpoint starts: its oldest record (default) or what comes next (DynamoDB Local may refuse a LATEST iterator once records arrive; it is then taken again at LATEST, skipping them). */
   startingPosition?: 'TRIM_HORIZON' | 'LATEST';
   checkpointFile?: string;
   pollMs?: number;

@@ -167,15 +167,35 @@ export function startStreamPoller({
     if (s.done) return false;
     const parent = s.parent && shards.get(s.parent);
     if (parent && !parent.done) return false; // a child waits for its parent's records
-    s.iterator ??= await iteratorFor(shardId, s);
+    if (!s.iterator) {
+      try {
+        s.iterator = await iteratorFor(shardId, s);
+      } catch (err) {
+        log(`stream poller: shard ${shardId}: no iterator yet: ${err.name}: ${err.message}`);
+        // Not an idle pass (idle() must not resolve before the shard is really being read).
+        await sleep(pollMs);
+        return true;
+      }
+    }
     let res;
     try {
       res = await streams.send(new GetRecordsCommand({ ShardIterator: s.iterator, Limit: 1000 }));
     } catch (err) {
-      if (err.name === 'ExpiredIteratorException') { s.iterator = undefined; return true; }
-      if (err.name === 'TrimmedDataAccessException' || err.name === 'ResourceNotFoundException') { s.done = true; return true; }
-      throw err;
+      // An expired or refused iterator is taken again from the checkpoint on the next pass; a
+      // shard is finished only when the stream says so (no next iterator), never on an error.
+      s.iterator = undefined;
+      s.failures = (s.failures ?? 0) + 1;
+      // DynamoDB Local answers this now and then for a shard that has just started; only a
+      // checkpoint the stream keeps refusing (trimmed after 24 hours) is given up, for the oldest record.
+      if (err.name === 'TrimmedDataAccessException' && s.failures >= 5 && s.last) {
+        log(`stream poller: shard ${shardId}: checkpoint ${s.last} no longer in the stream; reading from its oldest record`);
+        s.last = undefined;
+      }
+      log(`stream poller: shard ${shardId}: ${err.name}: ${err.message}`);
+      await sleep(pollMs);
+      return true;
     }
+    s.failures = 0;
     const records = res.Records ?? [];
     const wanted = records.filter((r) => passesFilters(r, filterPatterns));
     for (let i = 0; i < wanted.length && !stopped; i += batchSize) await deliver(wanted.slice(i, i + batchSize), s);

@@ -33,7 +33,8 @@ const list = async (u: TestUser, query: Record<string, string> = {}) => {
   expect(res.status).toBe(200);
   return res.body as { notifications: N[]; unreadCount: number; pagination: { hasMore: boolean; nextCursor: string | null } };
 };
-const until = (u: TestUser, done: (v: Awaited<ReturnType<typeof list>>) => boolean, ms = FIVE_SECONDS) => eventually(() => list(u), done, ms);
+/** Waits for the list; the contract's 5 seconds are held to in the first test, the others allow more for a loaded machine. */
+const until = (u: TestUser, done: (v: Awaited<ReturnType<typeof list>>) => boolean, ms = 15_000) => eventually(() => list(u), done, ms);
 const likePost = (u: TestUser, postId: string) => call(likeH, 'POST /posts/like/{post_id}', { token: u.token, params: { post_id: postId } });
 const unlikePost = (u: TestUser, postId: string) => call(unlikeH, 'POST /posts/unlike/{post_id}', { token: u.token, params: { post_id: postId } });
 
@@ -41,7 +42,7 @@ describe('notifications', () => {
   it('tells who followed me within 5 seconds; an unfollow takes it back', async () => {
     const [me, fan] = await users(2);
     await follow(fan, me);
-    const page = await until(me, (v) => v.notifications.length === 1);
+    const page = await until(me, (v) => v.notifications.length === 1, FIVE_SECONDS);
     expect(page.unreadCount).toBe(1);
     expect(page.notifications[0]).toMatchObject({ type: 'FOLLOW', actor: { _id: fan.id, username: fan.username }, post: null, comment: null, read: false });
     expect(page.notifications[0]!.actor).not.toHaveProperty('email');

@@ -28,6 +28,8 @@ export function startTestStream(opts: { invoke?: typeof handler; maxRetries?: nu
       return (opts.invoke ?? handler)(event as never);
     },
     onDeadLetter: (letter) => { state.deadLetters.push(letter); },
+    // The poller's own trouble (an iterator refused, a shard not ready) shows in the test output.
+    log: (line) => process.stderr.write(`[stream] ${line}\n`),
   });
   return state;
 }
