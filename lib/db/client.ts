@@ -9,7 +9,13 @@ const local = config.dynamodbEndpoint
   ? { endpoint: config.dynamodbEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
   : {};
 
-export const dynamo = new DynamoDBClient({ region: config.region, maxAttempts: 4, ...local });
+// Sockets: a Lambda serves one request at a time, but one request sends its BatchGet chunks,
+// Queries and a stream step's BatchWrites side by side; the SDK's default pool of 50 queued
+// requests behind it when a test process (or the benchmark) runs many handlers at once.
+export const dynamo = new DynamoDBClient({
+  region: config.region, maxAttempts: 4, ...local,
+  requestHandler: { httpAgent: { keepAlive: true, maxSockets: 256 }, httpsAgent: { keepAlive: true, maxSockets: 256 } },
+});
 export const db = DynamoDBDocumentClient.from(dynamo, {
   marshallOptions: { removeUndefinedValues: true },
 });
