@@ -28,7 +28,7 @@ import { config } from '../config';
 import { Unauthorized, type ApiError } from '../errors';
 import { logItem, writeLog, type LogEntry } from '../audit/records';
 import { diffState, noChange } from '../audit/diff';
-import type { TraceContext } from '../http/trace';
+import type { TraceContext } from '../audit/context';
 import type { UserItem } from '../users/model';
 import { logger } from '../log';
 import { signToken } from './tokens';

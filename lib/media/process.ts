@@ -11,7 +11,7 @@ import { keys } from '../keys';
 import { logItem } from '../audit/records';
 import { diffState } from '../audit/diff';
 import { logger } from '../log';
-import type { TraceContext } from '../http/trace';
+import type { TraceContext } from '../audit/context';
 import { deleteObjects, publicUrl, putImage, readObject, UPLOAD_KEY, uploadKey, variantKey } from './storage';
 import { EXTENSIONS, getMedia, MAX_UPLOAD_BYTES, type MediaItem, type VariantName } from './model';
 import { auditableMedia } from './uploads';

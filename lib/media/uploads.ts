@@ -6,7 +6,7 @@ import { keys } from '../keys';
 import { idTime, newId } from '../ids';
 import { logItem } from '../audit/records';
 import { diffState } from '../audit/diff';
-import type { TraceContext } from '../http/trace';
+import type { TraceContext } from '../audit/context';
 import { presignUpload } from './storage';
 import { UNUSED_MEDIA_TTL_SECONDS, UPLOAD_TTL_SECONDS, type MediaItem, type MediaType } from './model';
 
