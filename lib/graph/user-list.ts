@@ -10,7 +10,7 @@
 // whether needed or not) keeps that pair from adding a third round.
 import { EMBED_LIMIT, bookmarkIds, resolveUserId } from '../users/repo';
 import { NotFound } from '../errors';
-import type { Caller } from '../http/request';
+import type { Caller } from '../auth/caller';
 import { blockedEitherWay, readRelations, relationKeys } from './relations';
 import { edgePage, type EdgePage } from './lists';
 import { visibleUser } from './lookup';

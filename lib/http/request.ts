@@ -1,21 +1,9 @@
 // What a handler receives: validated input, the trace context, and the caller.
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { TraceContext } from './trace';
-import type { UserItem } from '../users/model';
-import type { BlockLists } from '../graph/hidden';
+import type { Caller } from '../auth/caller';
 
-export interface Caller {
-  userId: string;
-  /** The session of the token (its `sid`). */
-  sessionId: string;
-  scopes: Set<string>;
-  /** The caller's user item; a 401 when the account no longer exists or the session has ended. Fetched once, lazily. */
-  user(): Promise<UserItem>;
-  /** The caller's two block lists (lib/graph/hidden.ts). Fetched once, lazily. */
-  blockLists(): Promise<BlockLists>;
-  /** Ids of the users on either side of a block with the caller. */
-  hidden(): Promise<Set<string>>;
-}
+export type { Caller } from '../auth/caller';
 
 export interface ApiRequest<P, Q, B> {
   params: P;
