@@ -21,11 +21,11 @@ const { dirname, isAbsolute, join, relative } = require('node:path');
 const PLATFORM = 'linux-arm64';
 const FUNCTIONS = ['mediaProcess'];
 
-/** `npm pack` of one package into `cache`, tried 3 times (the registry is the network); npm's own error when all fail. */
+/** `npm pack` of one package into `cache`, tried 3 times, 2 minutes each (the registry is the network; npm without its config, its CA bundle say, waits minutes before failing); npm's own error when all fail. */
 function fetchTarball(spec, cache) {
   for (let attempt = 1; ; attempt++) {
     try {
-      execFileSync('npm', ['pack', spec, '--prefer-offline', '--pack-destination', cache], { stdio: ['ignore', 'ignore', 'pipe'] });
+      execFileSync('npm', ['pack', spec, '--prefer-offline', '--pack-destination', cache], { stdio: ['ignore', 'ignore', 'pipe'], timeout: 120_000 });
       return;
     } catch (err) {
       if (attempt >= 3) throw new Error(`sharp: npm pack ${spec} failed: ${String(err.stderr ?? err.message).trim().split('\n').slice(-5).join(' ')}`);

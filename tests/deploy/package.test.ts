@@ -23,8 +23,12 @@ const ofType = (type: string) => Object.entries(resources).filter(([, r]) => r.T
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'aperture-package-'));
+  // This process's environment keeps what reaching the npm registry needs (npm's config and
+  // the machine's CA bundle: packaging fetches sharp's linux-arm64 binaries with `npm pack`);
+  // every AWS setting is dropped, so packaging proves it needs no credentials.
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('AWS_')));
   const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH, HOME: dir, SLS_TELEMETRY_DISABLED: '1', SLS_NOTIFICATIONS_MODE: 'off', ESBUILD_WORK_FOLDER: '.esbuild-package',
+    ...inherited, HOME: dir, SLS_TELEMETRY_DISABLED: '1', SLS_NOTIFICATIONS_MODE: 'off', ESBUILD_WORK_FOLDER: '.esbuild-package',
     AWS_SHARED_CREDENTIALS_FILE: join(dir, 'none'), AWS_CONFIG_FILE: join(dir, 'none'),
   };
   await promisify(execFile)(process.execPath, [join(ROOT, 'node_modules/serverless/bin/serverless.js'), 'package', '--stage', 'prod', '--package', join(dir, 'out')], {
