@@ -94,17 +94,23 @@ export const keys = {
   // cleanup can page them out); GSI1 lists them newest first.
   postLike: (postId: string, userId: string) => ({ PK: `POST#${postId}`, SK: `LIKE#${userId}` }),
   commentLike: (commentId: string, userId: string) => ({ PK: `COMMENT#${commentId}`, SK: `LIKE#${userId}` }),
+  // GSI2 lists a user's likes (of posts and comments), for the deletion of the account.
   likeIndexes: (targetId: string, userId: string, createdAt: string) => ({
     GSI1PK: keys.likesOf(targetId),
     GSI1SK: `${createdAt}#${userId}`,
+    GSI2PK: keys.likesBy(userId),
+    GSI2SK: `${createdAt}#${targetId}`,
   }),
   likesOf: (targetId: string) => `LIKES#${targetId}`,
+  likesBy: (userId: string) => `LIKEDBY#${userId}`,
 
   // Comments and replies. GSI1SK is the createdAt alone: the service keeps it unique
   // within a thread, which makes it a cursor that can never skip or repeat.
   comment: (commentId: string) => ({ PK: `COMMENT#${commentId}`, SK: 'COMMENT' }),
   commentsOf: (postId: string) => `COMMENTS#${postId}`,
   repliesOf: (commentId: string) => `REPLIES#${commentId}`,
+  // GSI2 lists an author's comments and replies (GSI2SK: the comment id), for the deletion of the account.
+  commentsBy: (authorId: string) => `COMMENTSBY#${authorId}`,
 
   // Trace logs, ordered by simTimestamp then by writing order (ULID).
   trace: (traceId: string) => `TRACE#${traceId}`,
@@ -113,8 +119,9 @@ export const keys = {
     SK: `LOG#${sortableNumber(simTimestamp)}#${logId}`,
   }),
 
-  // Idempotency records of creations, per user and key.
-  idempotency: (userId: string, key: string) => ({ PK: `IDEMPOTENCY#${userId}#${key}`, SK: 'RESPONSE' }),
+  // Idempotency records of creations, per user and key, in the user's partition (the deletion
+  // of the account removes them with the rest of it).
+  idempotency: (userId: string, key: string) => ({ PK: `USER#${userId}`, SK: `IDEMPOTENCY#${key}` }),
 
   // Home feed (lib/feed): one entry per (reader, post), newest first by the post's ULID. Written
   // for the author in the post's own transaction and for followers by the fan-out job.
@@ -150,6 +157,23 @@ export const keys = {
   // Media (contract section 12): one item per upload, read by id only (its owner's GET, a
   // post or profile using it, its processing).
   media: (mediaId: string) => ({ PK: `MEDIA#${mediaId}`, SK: 'MEDIA' }),
+  // GSI2 lists an owner's uploads (GSI2SK: the media id), for the deletion of the account.
+  mediaOf: (ownerId: string) => `MEDIAOF#${ownerId}`,
+
+  // Accounts hidden from everyone (lib/account/gone.ts): suspended, or deleted and not yet
+  // cleaned up. One item per account in one partition: read by key beside the block edges
+  // (lib/graph/relations.ts) and as a whole beside the block lists (lib/graph/hidden.ts).
+  gone: (userId: string) => ({ PK: 'GONE', SK: userId }),
+  goneAll: () => 'GONE',
+
+  // Reports (contract section 15): one open report per target; who reported it, one small
+  // item each (so a repeat is found by key and the report never grows); GSI1 is the queue of
+  // a status, oldest first; GSI2 finds a reporter's markers for the deletion of the account.
+  report: (reportId: string) => ({ PK: `REPORT#${reportId}`, SK: 'REPORT' }),
+  openReport: (targetType: string, targetId: string) => ({ PK: `REPORTED#${targetType}#${targetId}`, SK: 'OPEN' }),
+  reporter: (reportId: string, userId: string) => ({ PK: `REPORT#${reportId}`, SK: `BY#${userId}` }),
+  reportQueue: (status: string) => `REPORTS#${status}`,
+  reportsBy: (userId: string) => `REPORTSBY#${userId}`,
 };
 
 /**

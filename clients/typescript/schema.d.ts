@@ -10,7 +10,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Log in with a username or e-mail address and a password; starts a session */
+        /** Log in with a username or e-mail address and a password; starts a session (403 for a suspended account, told only after a right password) */
         post: operations["authLogin"];
         delete?: never;
         options?: never;
@@ -659,7 +659,8 @@ export interface paths {
         get: operations["usersMe"];
         put?: never;
         post?: never;
-        delete?: never;
+        /** Delete the account (body: its password): at once every token of it is refused, its profile, posts and comments answer 404 and leave every list, its username and e-mail are free; within 60 s no item of it remains and every counter it touched is exact */
+        delete: operations["usersDelete"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1066,6 +1067,16 @@ export interface operations {
             };
             /** @description Unauthorized: INVALID_CREDENTIALS */
             401: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: FORBIDDEN */
+            403: {
                 headers: {
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
@@ -5163,6 +5174,112 @@ export interface operations {
             /** @description Unsupported media type: UNSUPPORTED_MEDIA_TYPE */
             415: {
                 headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    usersDelete: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                traceparent?: components["parameters"]["Traceparent"];
+                /** @description fills scenarioId of the log records */
+                "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
+                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
+                /** @description fills stepId of the log records */
+                "X-Step-Id"?: components["parameters"]["XStepId"];
+                /** @description trace id of this request; default: the traceparent's, else a new one */
+                "X-Trace-Id"?: components["parameters"]["XTraceId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description JSON, at most 100 KiB. Text is trimmed before it is checked; lengths count Unicode code points. Unknown fields are refused. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Bad request: VALIDATION_ERROR, INVALID_JSON */
+            400: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: UNAUTHORIZED, INVALID_CREDENTIALS */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts: TOO_MANY_ATTEMPTS */
+            429: {
+                headers: {
+                    /** @description seconds */
+                    "Retry-After"?: number;
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };

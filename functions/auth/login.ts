@@ -8,7 +8,7 @@ import { keys } from '../../lib/keys';
 import { DUMMY_HASH, verifyPassword } from '../../lib/auth/password';
 import { issue, newSession, sessionPut, userAgentOf } from '../../lib/auth/sessions';
 import { assertNotLocked, readGuard, recordFailure } from '../../lib/auth/login-guard';
-import { InvalidCredentials } from '../../lib/errors';
+import { Forbidden, InvalidCredentials } from '../../lib/errors';
 import { getUser, loadEdges, EMBED_LIMIT } from '../../lib/users/repo';
 import { toBaseUser } from '../../lib/users/model';
 import { logItem } from '../../lib/audit/records';
@@ -46,6 +46,8 @@ export const handler = http({ auth: false, body: loginBody }, async ({ body, tra
     if (user) await recordFailure(user.id);
     throw new InvalidCredentials();
   }
+  // Told only to whoever knows the password (contract section 15: suspended until unsuspended).
+  if (user.suspendedAt) throw new Forbidden('This account is suspended.');
   // The new session and the record of the login, in one transaction.
   const session = newSession(user, userAgentOf(headers['user-agent'] ?? event.requestContext?.http?.userAgent));
   const [edges] = await Promise.all([

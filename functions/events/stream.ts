@@ -8,11 +8,12 @@ import { react, type Reaction } from '../../lib/events/changes';
 import { jobReaction } from '../../lib/events/jobs';
 import { feedJobs, feedReactions } from '../../lib/feed/reactions';
 import { notificationReactions } from '../../lib/notifications/reactions';
+import { accountJobs } from '../../lib/account/cleanup';
 
 export const reactions: Reaction[] = [
   ...feedReactions,
   ...notificationReactions,
-  jobReaction([...feedJobs]),
+  jobReaction([...feedJobs, ...accountJobs]),
 ];
 
 export const handler = async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => react(event.Records ?? [], reactions);

@@ -170,7 +170,7 @@ async function readPair(userId: string, sessionId: string): Promise<{ user?: Use
 export async function sessionUser(userId: string, sessionId: string): Promise<UserItem> {
   if (!isId(userId)) throw new Unauthorized('The account of this token no longer exists.');
   const { user, session } = await readPair(userId.toUpperCase(), sessionId);
-  if (!user) throw new Unauthorized('The account of this token no longer exists.');
+  if (!user || user.deletedAt) throw new Unauthorized('The account of this token no longer exists.');
   if (!sessionLive(session, user)) throw new Unauthorized('The session of this token has ended. Log in again.');
   return user;
 }
@@ -191,7 +191,7 @@ export async function refreshSession(refreshToken: string, trace: TraceContext, 
   for (let pass = 0; pass < 2; pass++) {
     const { user, session } = await readPair(ids.userId, ids.sessionId);
     const nowMs = Date.now();
-    if (!user || !sessionLive(session, user, nowMs)) throw refused();
+    if (!user || user.deletedAt || user.suspendedAt || !sessionLive(session, user, nowMs)) throw refused();
     const entry = (description: string): LogEntry => ({ type: 'SESSION_REFRESHED', description, actorId: user.id, payload, diff: noChange() });
 
     if (sameHash(presented, session.tokenHash)) {
@@ -284,6 +284,8 @@ export interface EndAll {
   expect?: Record<string, unknown>;
   /** The error when the user item is gone or no longer holds `expect` or its epoch. */
   onConflict?: () => ApiError;
+  /** More items of the same transaction (the deletion of an account, a suspension). */
+  extra?: TxItem[];
 }
 
 /**
@@ -329,7 +331,7 @@ export async function endAllSessions(user: EpochHolder, trace: TraceContext, ent
       onConditionFailed: () => new Unauthorized('The session of this token has ended. Log in again.'),
     });
   }
-  await transact([...items, logItem(trace, entry)]);
+  await transact([...items, ...(opts.extra ?? []), logItem(trace, entry)]);
   // The change is made: the items are refused from now on, and a failure to delete them must
   // not turn it into an error (the TTL removes what is left).
   await purgeEnded(user.id, next).catch((err: Error) => logger.error('session_cleanup_failed', { userId: user.id, message: err.message }));

@@ -44,6 +44,8 @@ export function commentItem(id: string, fields: CommentFields): CommentItem {
     likesCount: 0,
     updatedAt: fields.createdAt,
     GSI1SK: fields.createdAt,
+    GSI2PK: keys.commentsBy(fields.author),
+    GSI2SK: id,
   };
 }
 

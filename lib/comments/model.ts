@@ -30,6 +30,9 @@ export interface CommentItem {
   lastReplyAt?: string;
   GSI1PK: string;
   GSI1SK: string;
+  /** The author's comments (keys.commentsBy), for the deletion of the account. */
+  GSI2PK?: string;
+  GSI2SK?: string;
 }
 
 export interface Comment {

@@ -150,6 +150,44 @@ export const unfollowJob: JobKind<UnfollowParams> = {
   },
 };
 
+/** Posts of an author read at once by removeAuthorFromFeeds; beyond them each reader is walked alone. */
+const AUTHOR_POSTS_AT_ONCE = 1000;
+
+/**
+ * Readers stop following an author for good (the deletion of the author's account): the
+ * author's entries in their feeds (its posts since each follow, and the BACKFILL_POSTS before
+ * it, as the unfollow job removes them) and their pull sources, removed now rather than by the
+ * stream's unfollow reactions (which also run, finding nothing left). Call once the follows
+ * are deleted. The author's post ids are read once for all the readers.
+ */
+export async function removeAuthorFromFeeds(authorId: string, readers: { readerId: string; since: string }[]): Promise<void> {
+  if (!readers.length) return;
+  const [posts, author] = await Promise.all([
+    postIdsOf(authorId, AUTHOR_POSTS_AT_ONCE),
+    db.send(new GetCommand({ TableName: TABLE, Key: keys.user(authorId), ProjectionExpression: 'pullMode' })),
+  ]);
+  // Pull sources exist only for an author who passed FANOUT_MAX_FOLLOWERS (pullMode stays set).
+  const entries: { PK: string; SK: string }[] = !author.Item?.pullMode
+    ? []
+    : readers.map((r) => keys.pullSource(r.readerId, authorId));
+  for (const { readerId, since } of readers) {
+    if (posts.next) {
+      await db.send(new DeleteCommand({ TableName: TABLE, Key: keys.pullSource(readerId, authorId) }));
+      let cursor: string | undefined;
+      do cursor = await unfollowJob.step({ readerId, authorId, since }, cursor); while (cursor !== undefined);
+      continue;
+    }
+    // Newest first: every post since the follow, then BACKFILL_POSTS older ones.
+    const sinceMs = Date.parse(since);
+    let older = 0;
+    for (const id of posts.ids) {
+      if (idTime(id) < sinceMs && ++older > BACKFILL_POSTS) break;
+      entries.push(keys.homeEntry(readerId, id));
+    }
+  }
+  await deleteKeys(entries);
+}
+
 export interface PullParams extends Record<string, unknown> {
   authorId: string;
 }

@@ -10,6 +10,7 @@ import { recordChange, recordNoChange } from '../audit/records';
 import { diffState } from '../audit/diff';
 import type { TraceContext } from '../audit/context';
 import { FOLLOW_LIMIT, followEdge, followersCountOf, moveCounters } from './edges';
+import { notGone } from '../account/gone';
 
 export interface FollowResult {
   changed: boolean;
@@ -36,6 +37,7 @@ export async function follow(callerId: string, targetId: string, trace: TraceCon
   const changed = await recordChange(trace, [
     noBlock(callerId, targetId, () => new Forbidden('You blocked this user. Unblock them to follow them.')),
     noBlock(targetId, callerId, () => new NotFound('user')),
+    notGone(targetId, () => new NotFound('user')),
     moveCounters(targetId, { followersCount: 1 }, () => new NotFound('user')),
     put,
     {

@@ -12,10 +12,14 @@ export interface Relation {
 /** How anyone stands to themselves. */
 export const NO_RELATION: Relation = { isFollowing: false, isBlocked: false, blocksCaller: false };
 
-/** The edge keys that say how the caller stands to each of `userIds` (3 per other user). */
+/**
+ * The keys that say how the caller stands to each of `userIds` (4 per other user): the three
+ * edges, and the account's GONE item: an account hidden from everyone (suspended, or deleted
+ * and not yet cleaned up) stands to every caller as one that blocked them (lib/graph/hidden.ts).
+ */
 export function relationKeys(callerId: string, userIds: string[]): Key[] {
   const others = [...new Set(userIds)].filter((id) => id !== callerId);
-  return others.flatMap((id) => [keys.follow(callerId, id), keys.block(callerId, id), keys.block(id, callerId)]);
+  return others.flatMap((id) => [keys.follow(callerId, id), keys.block(callerId, id), keys.block(id, callerId), keys.gone(id)]);
 }
 
 /** The relations, from a BatchGet answer that included relationKeys(callerId, userIds). */
@@ -27,7 +31,7 @@ export function readRelations(callerId: string, userIds: string[], found: Map<st
       : {
         isFollowing: found.has(itemKey(keys.follow(callerId, id))),
         isBlocked: found.has(itemKey(keys.block(callerId, id))),
-        blocksCaller: found.has(itemKey(keys.block(id, callerId))),
+        blocksCaller: found.has(itemKey(keys.block(id, callerId))) || found.has(itemKey(keys.gone(id))),
       });
   }
   return out;

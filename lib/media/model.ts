@@ -23,6 +23,9 @@ export type MediaStatus = 'pending' | 'ready' | 'rejected';
 export interface MediaItem {
   PK: string;
   SK: string;
+  /** The owner's uploads (keys.mediaOf), for the deletion of the account. */
+  GSI2PK?: string;
+  GSI2SK?: string;
   type: 'MEDIA';
   id: string;
   owner: string;

@@ -32,6 +32,8 @@ export async function buildUpload(ownerId: string, contentType: MediaType, size:
   const createdAt = new Date(issued).toISOString();
   const item: MediaItem = {
     ...keys.media(id),
+    GSI2PK: keys.mediaOf(ownerId),
+    GSI2SK: id,
     type: 'MEDIA',
     id,
     owner: ownerId,

@@ -33,7 +33,7 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'POST /auth/register': {
     summary: 'Create an account; starts a session: answers its tokens and the own user', status: 201, body: { message, ...tokens, user: ref('User') }, errors: { 409: ['USERNAME_TAKEN', 'EMAIL_TAKEN'] } },
   'POST /auth/login': {
-    summary: 'Log in with a username or e-mail address and a password; starts a session', status: 200, body: { message, ...tokens, user: ref('User') }, errors: { 401: ['INVALID_CREDENTIALS'], 429: ['TOO_MANY_ATTEMPTS'] } },
+    summary: 'Log in with a username or e-mail address and a password; starts a session (403 for a suspended account, told only after a right password)', status: 200, body: { message, ...tokens, user: ref('User') }, errors: { 401: ['INVALID_CREDENTIALS'], 403: ['FORBIDDEN'], 429: ['TOO_MANY_ATTEMPTS'] } },
   'POST /auth/refresh': {
     summary: 'A new access token and refresh token for a refresh token (each refresh token is good once; a used one ends its session)', status: 200, body: tokens, errors: { 401: ['UNAUTHORIZED'] } },
   'POST /auth/logout': {
@@ -45,6 +45,8 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'POST /auth/password': {
     summary: 'Change the password; ends every other session of the account', status: 200, body: { message }, errors: { 401: ['INVALID_CREDENTIALS'], 429: ['TOO_MANY_ATTEMPTS'] } },
 
+  'DELETE /users/me': {
+    summary: 'Delete the account (body: its password): at once every token of it is refused, its profile, posts and comments answer 404 and leave every list, its username and e-mail are free; within 60 s no item of it remains and every counter it touched is exact', status: 200, body: { message }, errors: { 401: ['INVALID_CREDENTIALS'], 429: ['TOO_MANY_ATTEMPTS'] } },
   'GET /users/me': {
     summary: "The caller's own user", status: 200, body: { user: ref('User') } },
   'GET /users/{identifier}': {

@@ -26,6 +26,10 @@ export interface UserItem {
   pullReady?: boolean;
   /** Moves when every session of the account ends at once (lib/auth/sessions.ts endAllSessions); absent = 0. */
   sessionEpoch?: number;
+  /** Set when the account was deleted; its cleanup removes the item within 60 s (lib/account). */
+  deletedAt?: string;
+  /** Set while a moderator's suspension stands (contract section 15). */
+  suspendedAt?: string;
 }
 
 export interface UserEdges {

@@ -35,6 +35,18 @@ const claimPut = (key: { PK: string; SK: string }, userId: string, onTaken: () =
   onConditionFailed: onTaken,
 });
 
+/**
+ * The items that make an account findable by its names: its username and e-mail claims (so
+ * both can be registered again at once) and its search items; deleted, for the deletion of
+ * the account. A claim is deleted only while it is this account's.
+ */
+export function releaseNames(user: Pick<UserItem, 'id' | 'username' | 'email' | 'name'>): TxItem[] {
+  const claim = (key: { PK: string; SK: string }): TxItem => ({
+    op: { Delete: { TableName: TABLE, Key: key, ConditionExpression: 'userId = :id', ExpressionAttributeValues: { ':id': user.id } } },
+  });
+  return [claim(keys.username(user.username)), claim(keys.email(user.email)), ...searchTerms(user).map((t) => searchDelete(t, user.id))];
+}
+
 export interface NewUser {
   name: string;
   username: string;

@@ -119,7 +119,7 @@ describe.each(rows((r) => r.auth))('%s', (_key, route) => {
   it('refuses the token of a deleted user', async () => {
     const ghost = await makeUser();
     const valid = await route.valid({ me: ghost, other: ctx.other });
-    await db.send(new DeleteCommand({ TableName: TABLE, Key: keys.user(ghost.id) }));
+    await db.send(new DeleteCommand({ TableName: TABLE, Key: keys.user(valid.owner ?? ghost.id) }));
     const res = await call(route.handler, route.key, { ...valid, token: valid.token ?? ghost.token });
     expectEnvelope(res, 401, 'UNAUTHORIZED');
     expect(res.headers['www-authenticate']).toBe('Bearer');
@@ -131,7 +131,7 @@ describe.each(rows((r) => r.auth))('%s', (_key, route) => {
     const targets = Object.keys(valid.params ?? {}).filter((k) => k === 'identifier' || k.endsWith('_id'));
     if (!targets.length) return;
     const params = { ...valid.params, ...Object.fromEntries(targets.map((k) => [k, newId()])) };
-    await db.send(new DeleteCommand({ TableName: TABLE, Key: keys.user(ghost.id) }));
+    await db.send(new DeleteCommand({ TableName: TABLE, Key: keys.user(valid.owner ?? ghost.id) }));
     const res = await call(route.handler, route.key, { ...valid, params, token: valid.token ?? ghost.token });
     expectEnvelope(res, 401, 'UNAUTHORIZED');
   });

@@ -34,6 +34,8 @@ export interface Valid extends Pick<CallOptions, 'params' | 'query' | 'body'> {
   watch?: { PK: string; SK: string }[];
   /** The token to send instead of `me`'s: a route that ends the session of its own token gets a session of its own. */
   token?: string;
+  /** The user of `token` when that is not `me` (a route that deletes its own account gets an account of its own). */
+  owner?: string;
 }
 type Fixture = (ctx: FixtureContext) => Valid | Promise<Valid>;
 
@@ -85,6 +87,11 @@ export const FIXTURES: Record<string, Fixture> = {
     // Another session for the change to end; the password stays what `me` knows.
     const s = await loginAgain(me);
     return { body: { currentPassword: me.password, newPassword: me.password }, watch: [keys.session(me.id, s.sessionId)] };
+  },
+  'DELETE /users/me': async () => {
+    // An account of its own: the valid call deletes it.
+    const u = await makeUser();
+    return { token: u.token, owner: u.id, body: { password: u.password }, watch: [keys.user(u.id), keys.username(u.username)] };
   },
 
   // Social graph. Each fixture first puts the pair in the state the request changes, through

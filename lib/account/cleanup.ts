@@ -1,0 +1,285 @@
+// The cleanup of a deleted account (contract section 13): within 60 seconds no item of it
+// remains and every counter it touched is exact again. The deleting transaction (delete.ts)
+// writes one job per kind of item below; the change stream runs them side by side, each in
+// bounded steps (lib/events/jobs.ts): one Query page of at most CHUNK items per step, so an
+// account with 10,000 likes and 5,000 followers is 20 + 10 steps of two jobs running at once,
+// and a step that fails is retried from the page it started at.
+//
+// Each step is idempotent: an edge is removed with its counter in one transaction that names
+// the edge's existence as a condition, so a retried step moves no counter twice; posts and
+// comments go through their authors' own deletion (lib/posts/write.ts, lib/comments/delete.ts:
+// same cascade, same counters), whose cleanup worker drains their children.
+//
+// When a job has seen its last page it leaves the GONE item's `jobsLeft`; the one that empties
+// it starts the final job, which removes the user's own partition (sessions, the login guard,
+// the notification state, idempotency records), then the user item and the GONE item together.
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { PutCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { db, TABLE } from '../db/client';
+import { batchWrite, type Key } from '../db/batch';
+import { ConditionFailed, transact, type TxItem } from '../db/transact';
+import { INDEX, keys } from '../keys';
+import { NotFound } from '../errors';
+import type { TraceContext } from '../audit/context';
+import type { JobItem, JobKind } from '../events/jobs';
+import { deletePost } from '../posts/write';
+import type { PostItem } from '../posts/model';
+import { deleteComment } from '../comments/delete';
+import type { CommentItem } from '../comments/model';
+import { triggerCleanup } from '../cleanup/trigger';
+import { removeMedia } from '../media/use';
+import { removeAuthorFromFeeds } from '../feed/fanout';
+import { logger } from '../log';
+
+export interface AccountParams extends Record<string, unknown> {
+  userId: string;
+  trace: TraceContext;
+}
+
+/** Items per Query page. */
+export const CHUNK = 500;
+/** A step ends after the page that reaches either bound (the consumer's timeout is 60 s). */
+export const STEP_MAX_ITEMS = 5_000;
+export const STEP_BUDGET_MS = 10_000;
+/** Transactions of one step in flight at once. */
+const PARALLEL = 16;
+
+type Item = Record<string, unknown>;
+
+interface Sweep {
+  kind: string;
+  /** The sweep that must be done before this one starts. */
+  after?: string;
+  /** The key range holding the account's items of this kind. */
+  range(userId: string): { index?: 'GSI1' | 'GSI2'; pk: string; skPrefix?: string };
+  /** Removes one page of them. */
+  remove(items: Item[], params: AccountParams): Promise<void>;
+}
+
+const keyOf = (i: Item): Key => ({ PK: String(i.PK), SK: String(i.SK) });
+const deleteKeys = (items: Item[]) => batchWrite(items.map((i) => ({ DeleteRequest: { Key: keyOf(i) } })), { parallel: 8 });
+
+async function inParallel<T>(items: T[], run: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(Array.from({ length: Math.min(PARALLEL, items.length) }, async () => {
+    while (next < items.length) await run(items[next++]!);
+  }));
+}
+
+/** Edges removed with their counters per transaction (2 items each; a transaction holds 100). */
+const PAIRS_PER_TRANSACTION = 50;
+
+interface Counted {
+  edge: Key;
+  /** The record whose counter the edge stood for; undefined once it is known to be gone. */
+  counted?: Key;
+  field: string;
+}
+
+const edgeDelete = (edge: Key): TxItem => ({ op: { Delete: { TableName: TABLE, Key: edge, ConditionExpression: 'attribute_exists(PK)' } } });
+const counterDown = (key: Key, field: string): TxItem => ({
+  op: {
+    Update: {
+      TableName: TABLE,
+      Key: key,
+      UpdateExpression: 'ADD #f :minus',
+      ConditionExpression: 'attribute_exists(PK)',
+      ExpressionAttributeNames: { '#f': field },
+      ExpressionAttributeValues: { ':minus': -1 },
+    },
+  },
+});
+
+/**
+ * Deletes edges and moves the counters they stood for, PAIRS_PER_TRANSACTION a transaction
+ * whose every edge delete is conditional on the edge: an edge already gone (a retried step)
+ * is dropped and moves nothing; a counted record already gone (a deleted post) leaves its edge
+ * to be deleted alone. The records counted are distinct within a call (one like per post, one
+ * follow per pair of users), as a transaction needs.
+ */
+async function removeCounted(pairs: Counted[]): Promise<void> {
+  const chunks: Counted[][] = [];
+  for (let i = 0; i < pairs.length; i += PAIRS_PER_TRANSACTION) chunks.push(pairs.slice(i, i + PAIRS_PER_TRANSACTION));
+  await inParallel(chunks, async (chunk) => {
+    let left = chunk.map((p) => ({ ...p }));
+    while (left.length) {
+      const ops: { op: TxItem; pair: number; edge: boolean }[] = [];
+      left.forEach((p, n) => {
+        ops.push({ op: edgeDelete(p.edge), pair: n, edge: true });
+        if (p.counted) ops.push({ op: counterDown(p.counted, p.field), pair: n, edge: false });
+      });
+      try {
+        await transact(ops.map((o) => o.op));
+        return;
+      } catch (err) {
+        if (!(err instanceof ConditionFailed)) throw err;
+        const failed = ops[err.index]!;
+        if (failed.edge) left = left.filter((_, n) => n !== failed.pair);
+        else left[failed.pair]!.counted = undefined;
+      }
+    }
+  });
+}
+
+/** Deleting what is gone already is done. */
+const unlessGone = (err: unknown) => { if (!(err instanceof NotFound)) throw err; };
+
+const audit = (p: AccountParams) => ({ trace: p.trace, payload: { reason: 'account deleted' }, actorId: p.userId });
+
+export const SWEEPS: Sweep[] = [
+  {
+    // Whom the account follows: their followersCount.
+    kind: 'following',
+    range: (u) => ({ pk: keys.user(u).PK, skPrefix: 'FOLLOWS#' }),
+    remove: (items) => removeCounted(items.map((i) => ({ edge: keyOf(i), counted: keys.user(String(i.followeeId)), field: 'followersCount' }))),
+  },
+  {
+    // Who follows the account: their followingCount, and the account's posts in their feeds
+    // (read from the account's posts, which is why the posts sweep waits for this one).
+    kind: 'followers',
+    range: (u) => ({ index: 'GSI2', pk: keys.followersOf(u) }),
+    remove: async (items, p) => {
+      await removeCounted(items.map((i) => ({ edge: keyOf(i), counted: keys.user(String(i.followerId)), field: 'followingCount' })));
+      await removeAuthorFromFeeds(p.userId, items.map((i) => ({ readerId: String(i.followerId), since: String(i.createdAt) })));
+    },
+  },
+  {
+    // Its likes of posts and comments: their likesCount.
+    kind: 'likes',
+    range: (u) => ({ index: 'GSI2', pk: keys.likesBy(u) }),
+    remove: (items) => removeCounted(items.map((i) => ({ edge: keyOf(i), counted: { PK: String(i.PK), SK: String(i.PK).startsWith('POST#') ? 'POST' : 'COMMENT' }, field: 'likesCount' }))),
+  },
+  {
+    // Its comments and replies, as their author's deletion would: commentsCount, repliesCount, their replies and likes.
+    kind: 'comments',
+    range: (u) => ({ index: 'GSI2', pk: keys.commentsBy(u) }),
+    remove: (items, p) => inParallel(items, (i) => deleteComment(i as unknown as CommentItem, audit(p)).catch(unlessGone)),
+  },
+  {
+    // Its posts, as their author's deletion would: their likes, comments, bookmarks, feed entries, media.
+    kind: 'posts',
+    after: 'followers',
+    range: (u) => ({ index: 'GSI1', pk: keys.postsOf(u) }),
+    remove: (items, p) => inParallel(items, async (i) => {
+      const post = i as unknown as PostItem;
+      try {
+        await deletePost(post, p.trace, audit(p).payload);
+      } catch (err) {
+        unlessGone(err);
+        return;
+      }
+      await triggerCleanup('post', post.id);
+    }),
+  },
+  { kind: 'blocks', range: (u) => ({ pk: keys.user(u).PK, skPrefix: 'BLOCKS#' }), remove: deleteKeys },
+  { kind: 'blockedBy', range: (u) => ({ index: 'GSI2', pk: keys.blockedByOf(u) }), remove: deleteKeys },
+  { kind: 'bookmarks', range: (u) => ({ pk: keys.user(u).PK, skPrefix: 'BOOKMARKS#' }), remove: deleteKeys },
+  { kind: 'reports', range: (u) => ({ index: 'GSI2', pk: keys.reportsBy(u) }), remove: deleteKeys },
+  { kind: 'media', range: (u) => ({ index: 'GSI2', pk: keys.mediaOf(u) }), remove: (items) => removeMedia(items.map((i) => String(i.id))) },
+  { kind: 'home', range: (u) => ({ pk: keys.homeFeed(u) }), remove: deleteKeys },
+  { kind: 'notifications', range: (u) => ({ pk: keys.notificationsOf(u) }), remove: deleteKeys },
+];
+
+/** The last job: the user's own partition, then the user item and the GONE item together. */
+const FINAL: Sweep = {
+  kind: 'final',
+  range: (u) => ({ pk: keys.user(u).PK }),
+  remove: (items) => deleteKeys(items.filter((i) => i.SK !== 'PROFILE')),
+};
+
+export const jobKind = (sweep: Sweep) => `account-${sweep.kind}`;
+
+async function page(sweep: Sweep, userId: string, cursor: string): Promise<{ items: Item[]; next?: Record<string, unknown> }> {
+  const r = sweep.range(userId);
+  const pkName = r.index ? `${r.index}PK` : 'PK';
+  const input: QueryCommandInput = {
+    TableName: TABLE,
+    ...(r.index ? { IndexName: INDEX[r.index] } : { ConsistentRead: true }),
+    KeyConditionExpression: r.skPrefix ? '#pk = :pk AND begins_with(SK, :prefix)' : '#pk = :pk',
+    ExpressionAttributeNames: { '#pk': pkName },
+    ExpressionAttributeValues: { ':pk': r.pk, ...(r.skPrefix ? { ':prefix': r.skPrefix } : {}) },
+    Limit: CHUNK,
+    ...(cursor ? { ExclusiveStartKey: JSON.parse(cursor) } : {}),
+  };
+  const res = await db.send(new QueryCommand(input));
+  return { items: (res.Items ?? []) as Item[], next: res.LastEvaluatedKey };
+}
+
+const ignoreConditionFailed = (err: unknown) => { if (!(err instanceof ConditionalCheckFailedException)) throw err; };
+
+/** The job item of a sweep, cursor at the start: the stream runs its first step when it is written. */
+export function jobItem(sweep: Sweep, params: AccountParams, createdAt: string): JobItem {
+  return {
+    ...keys.job(jobKind(sweep), params.userId), type: 'JOB', kind: jobKind(sweep), id: params.userId, params, cursor: '', steps: 0, createdAt,
+  };
+}
+
+/** A sweep is done: it leaves `jobsLeft`; the one that empties it starts the final job. */
+async function sweepDone(sweep: Sweep, params: AccountParams): Promise<void> {
+  let left: Set<string> | undefined;
+  try {
+    const res = await db.send(new UpdateCommand({
+      TableName: TABLE,
+      Key: keys.gone(params.userId),
+      UpdateExpression: 'DELETE jobsLeft :kind',
+      ConditionExpression: 'attribute_exists(PK) AND reason = :deleted',
+      ExpressionAttributeValues: { ':kind': new Set([sweep.kind]), ':deleted': 'deleted' },
+      ReturnValues: 'ALL_NEW',
+    }));
+    left = res.Attributes?.jobsLeft as Set<string> | undefined;
+  } catch (err) {
+    ignoreConditionFailed(err); // the account's cleanup has ended already (a replayed step)
+    return;
+  }
+  const next = left?.size ? SWEEPS.filter((s) => s.after === sweep.kind) : [FINAL];
+  for (const s of next) {
+    await db.send(new PutCommand({
+      TableName: TABLE, Item: jobItem(s, params, new Date().toISOString()), ConditionExpression: 'attribute_not_exists(PK)',
+    })).catch(ignoreConditionFailed);
+  }
+}
+
+/** The end: the user item and the GONE item, in one transaction (only while it is a deletion). */
+async function finish(params: AccountParams): Promise<void> {
+  try {
+    await transact([
+      { op: { Delete: { TableName: TABLE, Key: keys.user(params.userId), ConditionExpression: 'attribute_exists(deletedAt)' } } },
+      { op: { Delete: { TableName: TABLE, Key: keys.gone(params.userId), ConditionExpression: 'reason = :deleted', ExpressionAttributeValues: { ':deleted': 'deleted' } } } },
+    ]);
+    logger.info('account_cleanup_done', { userId: params.userId });
+  } catch (err) {
+    if (!(err instanceof ConditionFailed)) throw err; // done already
+  }
+}
+
+function job(sweep: Sweep, last: (params: AccountParams) => Promise<void>): JobKind<AccountParams> {
+  return {
+    kind: jobKind(sweep),
+    async step(params, cursor) {
+      const started = Date.now();
+      let at = cursor ?? '';
+      let removed = 0;
+      // Pages until the step's bounds: the change stream delivers the next step behind every
+      // change this one made, so a step of one page would wait on its own changes each time.
+      for (;;) {
+        const { items, next } = await page(sweep, params.userId, at);
+        if (items.length) await sweep.remove(items, params);
+        removed += items.length;
+        if (!next) break;
+        at = JSON.stringify(next);
+        if (removed >= STEP_MAX_ITEMS || Date.now() - started >= STEP_BUDGET_MS) {
+          logger.info('account_cleanup_step', { userId: params.userId, sweep: sweep.kind, items: removed, ms: Date.now() - started, more: true });
+          return at;
+        }
+      }
+      logger.info('account_cleanup_step', { userId: params.userId, sweep: sweep.kind, items: removed, ms: Date.now() - started, more: false });
+      await last(params);
+      return undefined;
+    },
+  };
+}
+
+export const accountJobs: JobKind<AccountParams>[] = [
+  ...SWEEPS.map((s) => job(s, (p) => sweepDone(s, p))),
+  job(FINAL, finish),
+];

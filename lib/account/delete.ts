@@ -1,0 +1,37 @@
+// DELETE /users/me (contract section 13). One transaction does everything "at once": it ends
+// every session (the user's sessionEpoch moves, and the item is marked deleted, so every token
+// of the account gets a 401), releases the username and e-mail claims and the search items, hides
+// the account from everyone (its GONE item: its profile, posts, comments and replies answer
+// 404 and leave every list), writes the trace record and the cleanup jobs (cleanup.ts), which
+// the change stream runs: within 60 seconds no item of the account remains.
+import { endAllSessions } from '../auth/sessions';
+import { releaseNames, auditable } from '../users/write';
+import type { UserItem } from '../users/model';
+import { InvalidCredentials } from '../errors';
+import { diffState } from '../audit/diff';
+import type { TraceContext } from '../audit/context';
+import { TABLE } from '../db/client';
+import { goneItem } from './gone';
+import { SWEEPS, jobItem, type AccountParams } from './cleanup';
+
+export async function deleteAccount(user: UserItem, trace: TraceContext, payload: Record<string, unknown>): Promise<void> {
+  const now = new Date().toISOString();
+  const params: AccountParams = { userId: user.id, trace };
+  await endAllSessions(user, trace, {
+    type: 'USER_DELETED',
+    description: `User @${user.username} deleted their account.`,
+    actorId: user.id,
+    payload,
+    diff: diffState(auditable(user), null),
+  }, {
+    set: { deletedAt: now },
+    // A password change racing the deletion: the password just checked is no longer the account's.
+    expect: { passwordHash: user.passwordHash },
+    onConflict: () => new InvalidCredentials(),
+    extra: [
+      ...releaseNames(user),
+      goneItem(user.id, 'deleted', now, SWEEPS.map((s) => s.kind)),
+      ...SWEEPS.filter((s) => !s.after).map((s) => ({ op: { Put: { TableName: TABLE, Item: jobItem(s, params, now) } } })),
+    ],
+  });
+}

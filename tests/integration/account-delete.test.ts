@@ -1,0 +1,111 @@
+// DELETE /users/me (contract section 13) with the real change stream: what happens at once,
+// and what is gone within 60 seconds (no item of the account anywhere in the table, every
+// counter it touched equal to the count of its edges), for an ordinary account and a busy one.
+import '../support/own-table';
+import { call } from '../support/invoke';
+import { makePost, users } from '../support/posts';
+import { block, follow, followers } from '../support/graph';
+import { getItem } from '../support/db';
+import { eventually, startTestStream, type TestStream } from '../support/stream';
+import { cleanedUp } from '../support/account';
+import { comment, comments, created, like as likeComment, reply } from '../support/comment-api';
+import { makeUser, type TestUser } from '../support/factories';
+import { keys } from '../../lib/keys';
+import { handler as deleteMe } from '../../functions/users/delete';
+import { handler as me } from '../../functions/users/me';
+import { handler as profile } from '../../functions/users/profile';
+import { handler as getPost } from '../../functions/posts/get';
+import { handler as likeH } from '../../functions/posts/like';
+import { handler as bookmarkH } from '../../functions/posts/bookmark';
+import { handler as feedH } from '../../functions/posts/feed';
+import { handler as exploreH } from '../../functions/posts/explore';
+import { handler as searchH } from '../../functions/users/search';
+import { handler as refreshH } from '../../functions/auth/refresh';
+import { handler as loginH } from '../../functions/auth/login';
+import { handler as notificationsH } from '../../functions/notifications/list';
+
+let stream: TestStream;
+beforeAll(() => { stream = startTestStream(); });
+afterAll(() => stream.poller.stop());
+afterEach(() => expect(stream.deadLetters).toEqual([]));
+
+const remove = (u: TestUser, password = u.password) => call(deleteMe, 'DELETE /users/me', { token: u.token, body: { password } });
+
+describe('DELETE /users/me', () => {
+  it('a wrong password is a 401 INVALID_CREDENTIALS that counts toward the login lock and changes nothing', async () => {
+    const [u] = await users(1);
+    const res = await remove(u, 'not-the-password');
+    expect(res.status).toBe(401);
+    expect(res.body).toMatchObject({ success: false, code: 'INVALID_CREDENTIALS' });
+    expect((await getItem(keys.loginGuard(u.id)))?.failedAt).toHaveLength(1);
+    expect((await call(me, 'GET /users/me', { token: u.token })).status).toBe(200);
+    expect(await getItem(keys.gone(u.id))).toBeUndefined();
+    const bad = await call(deleteMe, 'DELETE /users/me', { token: u.token, body: { password: 'x', extra: 1 } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.code).toBe('VALIDATION_ERROR');
+  });
+
+  it('at once: every token 401, profile, posts and comments 404 and out of every list; the names free again; within 60 s no item and exact counters', async () => {
+    const [u, v, w, x, y] = await users(5);
+    const vPost = await makePost(v);
+    const uPost = await makePost(u);
+    await follow(u, v);
+    await follow(v, u);
+    await follow(w, u);
+    await block(u, x);
+    await block(x, u);
+    expect((await call(likeH, 'POST /posts/like/{post_id}', { token: u.token, params: { post_id: vPost._id } })).status).toBe(200);
+    expect((await call(likeH, 'POST /posts/like/{post_id}', { token: v.token, params: { post_id: uPost._id } })).status).toBe(200);
+    expect((await call(bookmarkH, 'POST /posts/bookmark/{post_id}', { token: u.token, params: { post_id: vPost._id } })).status).toBe(200);
+    const top = created(await comment(u, vPost._id, 'mine'));
+    const vTop = created(await comment(v, vPost._id, 'theirs'));
+    created(await reply(u, vTop._id, { text: 'my reply' }));
+    created(await reply(v, top._id, { text: 'reply to a comment that goes' }));
+    expect((await likeComment(u, vTop._id)).status).toBe(200);
+    // v's notifications from u (follow, like, comment, reply) are there before the deletion.
+    await eventually(() => call(notificationsH, 'GET /notifications', { token: v.token }), (r) => r.body.notifications.length >= 4, 15_000);
+
+    const res = await remove(u);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ success: true, message: 'Account deleted successfully' });
+
+    // At once: every token of it is refused, the refresh token too, and so is a login.
+    expect((await call(me, 'GET /users/me', { token: u.token })).status).toBe(401);
+    expect((await call(refreshH, 'POST /auth/refresh', { body: { refreshToken: u.refreshToken } })).status).toBe(401);
+    expect((await call(loginH, 'POST /auth/login', { body: { identifier: u.username, password: u.password } })).status).toBe(401);
+    // Its profile, posts and comments answer 404 and leave every list.
+    expect((await call(profile, 'GET /users/{identifier}', { token: v.token, params: { identifier: u.id } })).status).toBe(404);
+    expect((await call(profile, 'GET /users/{identifier}', { token: v.token, params: { identifier: u.username } })).status).toBe(404);
+    expect((await call(getPost, 'GET /posts/{post_id}', { token: v.token, params: { post_id: uPost._id } })).status).toBe(404);
+    expect((await call(likeH, 'POST /posts/like/{post_id}', { token: w.token, params: { post_id: uPost._id } })).status).toBe(404);
+    expect((await follow(w, u)).status).toBe(404);
+    const thread = await comments(v, vPost._id);
+    expect(thread.body.data.comments.map((c: { _id: string }) => c._id)).toEqual([vTop._id]);
+    expect((await followers(w, v)).body.followers.map((x: { _id: string }) => x._id)).not.toContain(u.id);
+    const feed = await call(feedH, 'GET /posts/feed', { token: v.token });
+    expect(feed.body.posts.map((p: { _id: string }) => p._id)).not.toContain(uPost._id);
+    const explore = await call(exploreH, 'GET /posts/explore', { token: y.token });
+    expect(explore.body.posts.map((p: { _id: string }) => p._id)).not.toContain(uPost._id);
+    const search = await call(searchH, 'GET /users/search', { token: v.token, query: { query: u.username } });
+    expect(search.body.users).toEqual([]);
+    const notes = await call(notificationsH, 'GET /notifications', { token: v.token });
+    expect(notes.body.notifications.filter((n: { actor: { _id: string } }) => n.actor._id === u.id)).toEqual([]);
+    const vPostNow = await call(getPost, 'GET /posts/{post_id}', { token: v.token, params: { post_id: vPost._id } });
+    expect(vPostNow.body.post.likes).not.toContain(u.id);
+    // Its username and e-mail can be registered again at once.
+    const again = await makeUser({ username: u.username, email: u.email });
+    expect(again.id).not.toBe(u.id);
+
+    // Within 60 seconds: no item of it anywhere, every counter exact again.
+    await cleanedUp(u.id);
+    const vUser = await getItem(keys.user(v.id));
+    expect(vUser).toMatchObject({ followersCount: 0, followingCount: 0 });
+    expect(await getItem(keys.user(w.id))).toMatchObject({ followingCount: 0 });
+    const vPostItem = await getItem(keys.post(vPost._id));
+    // v's own comment and nothing else: u's comment went with its reply, u's reply under v's comment went.
+    expect(vPostItem).toMatchObject({ likesCount: 0, commentsCount: 1 });
+    expect(await getItem(keys.comment(vTop._id))).toMatchObject({ likesCount: 0, repliesCount: 0 });
+    // The new account of the same names is untouched.
+    expect((await call(me, 'GET /users/me', { token: again.token })).status).toBe(200);
+  }, 120_000);
+});
