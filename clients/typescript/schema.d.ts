@@ -290,6 +290,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/moderation/reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The reports of a status, oldest first, each with its reporters count and its target as it is now (null once gone); scope moderate */
+        get: operations["moderationReports"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/moderation/reports/{report_id}/resolve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Resolve an open report: dismiss (nothing else changes), remove (deletes the post or comment as its author would), suspend (ends every session of the owner and hides the account and all it wrote until unsuspended); scope moderate */
+        post: operations["moderationResolve"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/moderation/users/{user_id}/unsuspend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Lift the suspension of an account; scope moderate */
+        post: operations["moderationUnsuspend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/notifications": {
         parameters: {
             query?: never;
@@ -540,6 +591,23 @@ export interface paths {
         get: operations["postsUser"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Report a post, a comment or an account; one open report per target: the first answers 201, each further reporter adds one to its reporters and answers 200, the same reporter again changes nothing (200) */
+        post: operations["reportsCreate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -855,6 +923,12 @@ export interface components {
             /** @description after EXIF orientation; null until ready */
             width: number | null;
         };
+        ModerationReport: components["schemas"]["Report"] & {
+            /** @description how many users reported the target while this report was open */
+            reporters: number;
+            /** @description the post, comment or user as it is now (fields and counters; embedded id arrays empty), or null once gone */
+            target: components["schemas"]["Post"] | components["schemas"]["Comment"] | components["schemas"]["User"] | null;
+        };
         Notification: {
             _id: string;
             actor: components["schemas"]["User"];
@@ -895,6 +969,35 @@ export interface components {
             isBookmarked: boolean;
             isLiked: boolean;
             likesCount: number;
+        };
+        Report: {
+            _id: string;
+            /**
+             * @description resolved reports only
+             * @enum {string}
+             */
+            action?: "dismiss" | "remove" | "suspend";
+            /** Format: date-time */
+            createdAt: string;
+            /** @description the moderator's note, when the resolution had one */
+            note?: string;
+            /**
+             * @description the first reporter's
+             * @enum {string}
+             */
+            reason: "spam" | "nudity" | "harassment" | "violence" | "hate" | "self_harm" | "other";
+            /**
+             * Format: date-time
+             * @description resolved reports only
+             */
+            resolvedAt?: string;
+            /** @description the moderator (resolved reports only) */
+            resolvedBy?: string;
+            /** @enum {string} */
+            status: "open" | "resolved";
+            targetId: string;
+            /** @enum {string} */
+            targetType: "post" | "comment" | "user";
         };
         Session: {
             _id: string;
@@ -2865,6 +2968,346 @@ export interface operations {
             };
         };
     };
+    moderationReports: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+                status?: "open" | "resolved";
+            };
+            header?: {
+                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                traceparent?: components["parameters"]["Traceparent"];
+                /** @description fills scenarioId of the log records */
+                "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
+                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
+                /** @description fills stepId of the log records */
+                "X-Step-Id"?: components["parameters"]["XStepId"];
+                /** @description trace id of this request; default: the traceparent's, else a new one */
+                "X-Trace-Id"?: components["parameters"]["XTraceId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        pagination: components["schemas"]["ListPagination"];
+                        reports: components["schemas"]["ModerationReport"][];
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Bad request: VALIDATION_ERROR, INVALID_JSON */
+            400: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: UNAUTHORIZED */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: FORBIDDEN */
+            403: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    moderationResolve: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                traceparent?: components["parameters"]["Traceparent"];
+                /** @description fills scenarioId of the log records */
+                "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
+                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
+                /** @description fills stepId of the log records */
+                "X-Step-Id"?: components["parameters"]["XStepId"];
+                /** @description trace id of this request; default: the traceparent's, else a new one */
+                "X-Trace-Id"?: components["parameters"]["XTraceId"];
+            };
+            path: {
+                report_id: string;
+            };
+            cookie?: never;
+        };
+        /** @description JSON, at most 100 KiB. Text is trimmed before it is checked; lengths count Unicode code points. Unknown fields are refused. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    action: "dismiss" | "remove" | "suspend";
+                    note?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        report: components["schemas"]["Report"];
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Bad request: VALIDATION_ERROR, INVALID_JSON, SELF_ACTION */
+            400: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: UNAUTHORIZED */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: FORBIDDEN */
+            403: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: REPORT_RESOLVED */
+            409: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    moderationUnsuspend: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                traceparent?: components["parameters"]["Traceparent"];
+                /** @description fills scenarioId of the log records */
+                "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
+                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
+                /** @description fills stepId of the log records */
+                "X-Step-Id"?: components["parameters"]["XStepId"];
+                /** @description trace id of this request; default: the traceparent's, else a new one */
+                "X-Trace-Id"?: components["parameters"]["XTraceId"];
+            };
+            path: {
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Bad request: VALIDATION_ERROR, INVALID_JSON */
+            400: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: UNAUTHORIZED */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: FORBIDDEN */
+            403: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     notificationsList: {
         parameters: {
             query?: {
@@ -4458,6 +4901,107 @@ export interface operations {
             /** @description Not found: NOT_FOUND */
             404: {
                 headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    reportsCreate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                traceparent?: components["parameters"]["Traceparent"];
+                /** @description fills scenarioId of the log records */
+                "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
+                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
+                /** @description fills stepId of the log records */
+                "X-Step-Id"?: components["parameters"]["XStepId"];
+                /** @description trace id of this request; default: the traceparent's, else a new one */
+                "X-Trace-Id"?: components["parameters"]["XTraceId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description JSON, at most 100 KiB. Text is trimmed before it is checked; lengths count Unicode code points. Unknown fields are refused. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    note?: string;
+                    /** @enum {string} */
+                    reason: "spam" | "nudity" | "harassment" | "violence" | "hate" | "self_harm" | "other";
+                    /** @description an identifier (a ULID, any letter case) */
+                    targetId: string;
+                    /** @enum {string} */
+                    targetType: "post" | "comment" | "user";
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        report: components["schemas"]["Report"];
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Bad request: VALIDATION_ERROR, INVALID_JSON, SELF_ACTION */
+            400: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: UNAUTHORIZED */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };

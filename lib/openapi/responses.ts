@@ -45,6 +45,14 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'POST /auth/password': {
     summary: 'Change the password; ends every other session of the account', status: 200, body: { message }, errors: { 401: ['INVALID_CREDENTIALS'], 429: ['TOO_MANY_ATTEMPTS'] } },
 
+  'POST /reports': {
+    summary: 'Report a post, a comment or an account; one open report per target: the first answers 201, each further reporter adds one to its reporters and answers 200, the same reporter again changes nothing (200)', status: 201, body: { message, report: ref('Report') }, errors: { 400: ['SELF_ACTION'] } },
+  'GET /moderation/reports': {
+    summary: 'The reports of a status, oldest first, each with its reporters count and its target as it is now (null once gone); scope moderate', status: 200, body: { reports: list('ModerationReport'), pagination: ref('ListPagination') }, errors: { 403: ['FORBIDDEN'] } },
+  'POST /moderation/reports/{report_id}/resolve': {
+    summary: 'Resolve an open report: dismiss (nothing else changes), remove (deletes the post or comment as its author would), suspend (ends every session of the owner and hides the account and all it wrote until unsuspended); scope moderate', status: 200, body: { message, report: ref('Report') }, errors: { 400: ['SELF_ACTION'], 403: ['FORBIDDEN'], 409: ['REPORT_RESOLVED'] } },
+  'POST /moderation/users/{user_id}/unsuspend': {
+    summary: 'Lift the suspension of an account; scope moderate', status: 200, body: { message }, errors: { 403: ['FORBIDDEN'] } },
   'DELETE /users/me': {
     summary: 'Delete the account (body: its password): at once every token of it is refused, its profile, posts and comments answer 404 and leave every list, its username and e-mail are free; within 60 s no item of it remains and every counter it touched is exact', status: 200, body: { message }, errors: { 401: ['INVALID_CREDENTIALS'], 429: ['TOO_MANY_ATTEMPTS'] } },
   'GET /users/me': {

@@ -125,6 +125,28 @@ export const components: Record<string, Schema> = {
     userAgent: { ...str, description: 'the User-Agent of the login or registration, at most 256 characters' },
     current: { ...bool, description: 'the session of the token used' },
   }),
+  // Reports and moderation (contract section 15).
+  Report: obj({
+    _id: str,
+    targetType: { type: 'string', enum: ['post', 'comment', 'user'] },
+    targetId: str,
+    reason: { type: 'string', enum: ['spam', 'nudity', 'harassment', 'violence', 'hate', 'self_harm', 'other'], description: 'the first reporter\'s' },
+    status: { type: 'string', enum: ['open', 'resolved'] },
+    createdAt: dateTime,
+    action: { type: 'string', enum: ['dismiss', 'remove', 'suspend'], description: 'resolved reports only' },
+    note: { ...str, description: 'the moderator\'s note, when the resolution had one' },
+    resolvedBy: { ...str, description: 'the moderator (resolved reports only)' },
+    resolvedAt: { ...dateTime, description: 'resolved reports only' },
+  }, ['action', 'note', 'resolvedBy', 'resolvedAt']),
+  ModerationReport: {
+    allOf: [ref('Report'), obj({
+      reporters: { type: 'integer', minimum: 1, description: 'how many users reported the target while this report was open' },
+      target: {
+        anyOf: [ref('Post'), ref('Comment'), ref('User'), { type: 'null' }],
+        description: 'the post, comment or user as it is now (fields and counters; embedded id arrays empty), or null once gone',
+      },
+    })],
+  },
   PagePagination: obj({ currentPage: int, totalPages: int, totalPosts: int, hasNextPage: bool, hasPrevPage: bool }),
   CursorPagination: obj({
     hasMore: bool,

@@ -115,7 +115,7 @@ export async function createPost(post: PostItem, trace: TraceContext, payload: R
  * Removes the post itself (so every read stops showing it at once), its counters and
  * writes the cleanup job for its likes, comments and bookmarks, all in one transaction.
  */
-export async function deletePost(post: PostItem, trace: TraceContext, payload: Record<string, unknown>): Promise<void> {
+export async function deletePost(post: PostItem, trace: TraceContext, payload: Record<string, unknown>, actorId = post.author): Promise<void> {
   await transact([
     {
       op: { Delete: { TableName: TABLE, Key: keys.post(post.id), ConditionExpression: 'attribute_exists(PK)' } },
@@ -127,7 +127,7 @@ export async function deletePost(post: PostItem, trace: TraceContext, payload: R
     logItem(trace, {
       type: 'POST_DELETED',
       description: 'A post was deleted.',
-      actorId: post.author,
+      actorId,
       payload,
       diff: diffState(auditable(post), null),
     }),

@@ -23,6 +23,11 @@ import { handler as unlikePost } from '../../functions/posts/unlike';
 import { handler as bookmarkPost } from '../../functions/posts/bookmark';
 import { handler as unbookmarkPost } from '../../functions/posts/unbookmark';
 import { issueUpload } from './media';
+import { signToken } from '../../lib/auth/tokens';
+import { MODERATE } from '../../lib/reports/reports';
+import { suspendAccount } from '../../lib/account/suspend';
+import { getUser } from '../../lib/users/repo';
+import { handler as reportH } from '../../functions/reports/create';
 
 type Handler = ((event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2 | void>) & { spec: RouteSpecLike };
 
@@ -92,6 +97,25 @@ export const FIXTURES: Record<string, Fixture> = {
     // An account of its own: the valid call deletes it.
     const u = await makeUser();
     return { token: u.token, owner: u.id, body: { password: u.password }, watch: [keys.user(u.id), keys.username(u.username)] };
+  },
+  // Reports and moderation: a fresh post of `other` for each report; the moderation routes
+  // with a token of `me`'s session carrying the scope `moderate`.
+  'POST /reports': async ({ other }) => {
+    const post = await makePost(other);
+    return { body: { targetType: 'post', targetId: post._id, reason: 'spam' }, creates: [keys.openReport('post', post._id)] };
+  },
+  'GET /moderation/reports': async ({ me }) => ({ token: await signToken(me.id, me.sessionId, [MODERATE]) }),
+  'POST /moderation/reports/{report_id}/resolve': async ({ me, other }) => {
+    const post = await makePost(other);
+    const filed = await call(reportH, 'POST /reports', { token: (await third('reporter')(me)).token, body: { targetType: 'post', targetId: post._id, reason: 'spam' } });
+    if (filed.status !== 201) throw new Error(`fixture report failed: ${filed.status} ${filed.text}`);
+    const reportId = filed.body.report._id as string;
+    return { token: await signToken(me.id, me.sessionId, [MODERATE]), params: { report_id: reportId }, body: { action: 'dismiss' }, watch: [keys.report(reportId)] };
+  },
+  'POST /moderation/users/{user_id}/unsuspend': async ({ me }) => {
+    const target = await makeUser();
+    await suspendAccount((await getUser(target.id))!, me.id, { traceId: 'fixture', scenarioId: 'fixture', stepId: 'fixture', simTimestamp: 0 }, {});
+    return { token: await signToken(me.id, me.sessionId, [MODERATE]), params: { user_id: target.id }, watch: [keys.user(target.id), keys.gone(target.id)] };
   },
 
   // Social graph. Each fixture first puts the pair in the state the request changes, through

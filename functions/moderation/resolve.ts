@@ -1,0 +1,57 @@
+import * as z from 'zod/mini';
+import { http } from '../../lib/http';
+import { id } from '../../lib/fields';
+import { transact } from '../../lib/db/transact';
+import { logItem } from '../../lib/audit/records';
+import { SelfAction, ValidationError } from '../../lib/errors';
+import { ACTIONS, assertModerator, openReportOf, resolution, resolved, toReport } from '../../lib/reports/reports';
+import { ownerOf, targetRecord } from '../../lib/reports/targets';
+import { deletePost } from '../../lib/posts/write';
+import { deleteComment } from '../../lib/comments/delete';
+import { triggerCleanup } from '../../lib/cleanup/trigger';
+import { suspendAccount } from '../../lib/account/suspend';
+import { getUser } from '../../lib/users/repo';
+
+export const params = z.strictObject({ report_id: id() });
+export const body = z.strictObject({
+  action: z.enum(ACTIONS),
+  note: z.optional(z.string().check(z.maxLength(500))),
+});
+
+export const handler = http({ params, body }, async ({ params, body, caller, trace }) => {
+  assertModerator(caller.scopes);
+  const [, report] = await Promise.all([caller.user(), openReportOf(params.report_id)]);
+  if (body.action === 'remove' && report.targetType === 'user') {
+    throw new ValidationError([{ path: 'action', message: 'remove applies to posts and comments; suspend an account' }]);
+  }
+  const at = new Date().toISOString();
+  const done = resolution(report, body.action, body.note, caller.userId, at);
+  const record = logItem(trace, {
+    type: 'REPORT_RESOLVED',
+    description: `Moderator ${caller.userId} resolved report ${report.id} (${report.targetType} ${report.targetId}): ${body.action}.`,
+    actorId: caller.userId,
+    payload: { params, body },
+    diff: { before: { status: 'open' }, after: { status: 'resolved', action: body.action }, changes: ['status', 'action'] },
+  });
+  const target = body.action === 'dismiss' ? undefined : await targetRecord(report.targetType, report.targetId);
+  if (target && body.action === 'suspend') {
+    const owner = await getUser(ownerOf(target));
+    if (owner?.id === caller.userId) throw new SelfAction('You cannot suspend yourself.');
+    // Not suspended again, nor a deleted account: the report is resolved alone.
+    if (owner && !owner.suspendedAt && !owner.deletedAt) {
+      await suspendAccount(owner, caller.userId, trace, { params, body }, done);
+      return { body: { message: 'Report resolved', report: toReport(resolved(report, body.action, body.note, caller.userId, at)) } };
+    }
+  }
+  if (target && body.action === 'remove') {
+    // Exactly the author's own deletion (contract section 8), the moderator as actor.
+    if (target.type === 'post') {
+      await deletePost(target.item, trace, { params, body }, caller.userId);
+      await triggerCleanup('post', target.item.id);
+    } else if (target.type === 'comment') {
+      await deleteComment(target.item, { trace, payload: { params, body }, actorId: caller.userId });
+    }
+  }
+  await transact([...done, record]);
+  return { body: { message: 'Report resolved', report: toReport(resolved(report, body.action, body.note, caller.userId, at)) } };
+});

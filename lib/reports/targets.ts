@@ -1,0 +1,57 @@
+// What a report points at: checked for the reporter (it must exist and not be hidden from them
+// by a block: 404; their own: 400 SELF_ACTION), shown to moderators as it is now (null once
+// gone), and whose account a suspension hits.
+import { getPost, toPost, type Post, type PostItem } from '../posts/model';
+import { getComment, toComment, type Comment, type CommentItem } from '../comments/model';
+import { getUser } from '../users/repo';
+import { toBaseUser, type BaseUser, type UserItem } from '../users/model';
+import { relations } from '../graph/relations';
+import { batchGet, itemKey } from '../db/batch';
+import { keys } from '../keys';
+import { NotFound, SelfAction } from '../errors';
+import type { ReportItem, TargetType } from './reports';
+
+export type TargetRecord = { type: 'post'; item: PostItem } | { type: 'comment'; item: CommentItem } | { type: 'user'; item: UserItem };
+
+/** The record as stored, undefined when gone (a deleted user's item, while its cleanup runs, counts as gone). */
+export async function targetRecord(type: TargetType, id: string): Promise<TargetRecord | undefined> {
+  if (type === 'post') { const item = await getPost(id); return item && { type, item }; }
+  if (type === 'comment') { const item = await getComment(id); return item && { type, item }; }
+  const item = await getUser(id);
+  return item && !item.deletedAt ? { type, item } : undefined;
+}
+
+export const ownerOf = (t: TargetRecord): string => (t.type === 'user' ? t.item.id : t.item.author);
+
+/** The target as the reporter may report it: else 404 (missing or hidden by a block), 400 for their own. */
+export async function reportable(reporterId: string, type: TargetType, id: string): Promise<TargetRecord> {
+  const target = await targetRecord(type, id);
+  if (!target) throw new NotFound(type);
+  const owner = ownerOf(target);
+  if (owner === reporterId) throw new SelfAction(type === 'user' ? 'You cannot report yourself.' : `You cannot report your own ${type}.`);
+  const authors = target.type === 'comment' ? [...new Set([target.item.author, target.item.postAuthor, ...(target.item.parentAuthor ? [target.item.parentAuthor] : [])])] : [owner];
+  const rel = await relations(reporterId, authors);
+  if (authors.some((a) => a !== reporterId && rel.get(a)?.blocksCaller)) throw new NotFound(type);
+  return target;
+}
+
+export type TargetView = Post | Comment | BaseUser | null;
+
+/**
+ * Each report's target as it is now (null when gone), for a page of the queue: one BatchGet.
+ * Its fields and counters as stored; its embedded id arrays (likes, followers, following) are
+ * left empty: the lists of a post or user have their own routes.
+ */
+export async function targetViews(reports: ReportItem[]): Promise<Map<string, TargetView>> {
+  const key = (r: ReportItem) => (r.targetType === 'post' ? keys.post(r.targetId) : r.targetType === 'comment' ? keys.comment(r.targetId) : keys.user(r.targetId));
+  const found = reports.length ? await batchGet(reports.map(key)) : new Map<string, unknown>();
+  const out = new Map<string, TargetView>();
+  for (const r of reports) {
+    const item = found.get(itemKey(key(r)));
+    if (!item) { out.set(r.id, null); continue; }
+    if (r.targetType === 'post') out.set(r.id, toPost(item as PostItem, []));
+    else if (r.targetType === 'comment') out.set(r.id, toComment(item as CommentItem, []));
+    else out.set(r.id, (item as UserItem).deletedAt ? null : toBaseUser(item as UserItem, { followers: [], following: [] }, false));
+  }
+  return out;
+}

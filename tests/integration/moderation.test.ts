@@ -1,0 +1,149 @@
+// Reports and moderation (contract section 15) through the real handlers: one open report per
+// target, the queue oldest first, the scope, and the three actions (dismiss, remove, suspend
+// and unsuspend: the suspended author's post gone from a third user's feed, explore, likes
+// list and search at once, and back on unsuspend).
+import '../support/own-table';
+import { call } from '../support/invoke';
+import { makePost, users } from '../support/posts';
+import { block, follow } from '../support/graph';
+import { getItem } from '../support/db';
+import { comment, comments, created } from '../support/comment-api';
+import type { TestUser } from '../support/factories';
+import { keys } from '../../lib/keys';
+import { signToken } from '../../lib/auth/tokens';
+import { handler as reportH } from '../../functions/reports/create';
+import { handler as queueH } from '../../functions/moderation/reports';
+import { handler as resolveH } from '../../functions/moderation/resolve';
+import { handler as unsuspendH } from '../../functions/moderation/unsuspend';
+import { handler as getPost } from '../../functions/posts/get';
+import { handler as likeH } from '../../functions/posts/like';
+import { handler as likesH } from '../../functions/posts/likes';
+import { handler as exploreH } from '../../functions/posts/explore';
+import { handler as feedH } from '../../functions/posts/feed';
+import { handler as searchH } from '../../functions/users/search';
+import { handler as profile } from '../../functions/users/profile';
+import { handler as me } from '../../functions/users/me';
+import { handler as loginH } from '../../functions/auth/login';
+import { eventually, startTestStream, type TestStream } from '../support/stream';
+
+// The home feed is written by the change stream's fan-out.
+let stream: TestStream;
+beforeAll(() => { stream = startTestStream(); });
+afterAll(() => stream.poller.stop());
+afterEach(() => expect(stream.deadLetters).toEqual([]));
+
+const report = (u: TestUser, targetType: string, targetId: string, reason = 'spam', note?: string) =>
+  call(reportH, 'POST /reports', { token: u.token, body: { targetType, targetId, reason, ...(note ? { note } : {}) } });
+const moderatorToken = (u: TestUser) => signToken(u.id, u.sessionId, ['moderate']);
+const queue = async (mod: string, query: Record<string, string> = {}) => call(queueH, 'GET /moderation/reports', { token: mod, query });
+const resolve = (mod: string, reportId: string, action: string, note?: string) =>
+  call(resolveH, 'POST /moderation/reports/{report_id}/resolve', { token: mod, params: { report_id: reportId }, body: { action, ...(note ? { note } : {}) } });
+const ids = (xs: { _id: string }[]) => xs.map((x) => x._id);
+
+describe('reports', () => {
+  it('one open report per target: 201, then 200 with one more reporter, the same reporter again changes nothing; a new one after resolution', async () => {
+    const [author, a, b, mod] = await users(4);
+    const post = await makePost(author);
+    const first = await report(a, 'post', post._id, 'spam', 'buy now');
+    expect(first.status).toBe(201);
+    expect(first.body.report).toEqual({ _id: expect.any(String), targetType: 'post', targetId: post._id, reason: 'spam', status: 'open', createdAt: expect.any(String) });
+    const second = await report(b, 'post', post._id, 'hate');
+    expect(second.status).toBe(200);
+    expect(second.body.report._id).toBe(first.body.report._id);
+    expect((await report(a, 'post', post._id)).status).toBe(200);
+    expect(await getItem(keys.report(first.body.report._id))).toMatchObject({ reporters: 2 });
+    const token = await moderatorToken(mod);
+    const open = await queue(token);
+    const mine = open.body.reports.find((r: { _id: string }) => r._id === first.body.report._id);
+    expect(mine).toMatchObject({ reporters: 2, status: 'open', target: { _id: post._id, caption: post.caption } });
+    const done = await resolve(token, first.body.report._id, 'dismiss', 'not spam');
+    expect(done.status).toBe(200);
+    expect(done.body.report).toMatchObject({ status: 'resolved', action: 'dismiss', resolvedBy: mod.id, resolvedAt: expect.any(String) });
+    expect((await resolve(token, first.body.report._id, 'dismiss')).status).toBe(409);
+    expect((await call(getPost, 'GET /posts/{post_id}', { token: a.token, params: { post_id: post._id } })).status).toBe(200);
+    const again = await report(a, 'post', post._id);
+    expect(again.status).toBe(201);
+    expect(again.body.report._id).not.toBe(first.body.report._id);
+  });
+
+  it('refuses reporting oneself or one\'s own content (400 SELF_ACTION), and a missing or hidden target (404); without the scope the moderation routes answer 403', async () => {
+    const [author, a] = await users(2);
+    const post = await makePost(author);
+    expect((await report(author, 'post', post._id)).body.code).toBe('SELF_ACTION');
+    expect((await report(a, 'user', a.id)).body.code).toBe('SELF_ACTION');
+    expect((await report(a, 'post', '01ARZ3NDEKTSV4RRFFQ69G5FAV')).status).toBe(404);
+    await block(author, a);
+    expect((await report(a, 'post', post._id)).status).toBe(404);
+    expect((await report(a, 'user', author.id)).status).toBe(404);
+    expect((await queue(a.token)).status).toBe(403);
+    expect((await queue(a.token)).body.code).toBe('FORBIDDEN');
+    expect((await call(unsuspendH, 'POST /moderation/users/{user_id}/unsuspend', { token: a.token, params: { user_id: author.id } })).status).toBe(403);
+  });
+
+  it('the queue is oldest first, paged by cursor', async () => {
+    const [author, a, mod] = await users(3);
+    const posts = [await makePost(author), await makePost(author), await makePost(author)];
+    const filed: string[] = [];
+    for (const p of posts) filed.push((await report(a, 'post', p._id)).body.report._id);
+    const token = await moderatorToken(mod);
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await queue(token, { limit: '1', ...(cursor ? { cursor } : {}) });
+      expect(page.status).toBe(200);
+      seen.push(...ids(page.body.reports));
+      cursor = page.body.pagination.nextCursor ?? undefined;
+    } while (cursor);
+    expect(seen.filter((id) => filed.includes(id))).toEqual(filed);
+  });
+
+  it('remove deletes a comment as its author would', async () => {
+    const [author, commenter, a, mod] = await users(4);
+    const post = await makePost(author);
+    const c = created(await comment(commenter, post._id, 'nasty'));
+    const r = await report(a, 'comment', c._id, 'harassment');
+    expect(r.status).toBe(201);
+    const done = await resolve(await moderatorToken(mod), r.body.report._id, 'remove');
+    expect(done.body.report).toMatchObject({ action: 'remove' });
+    expect(ids((await comments(a, post._id)).body.data.comments)).toEqual([]);
+    expect(await getItem(keys.post(post._id))).toMatchObject({ commentsCount: 0 });
+    const queued = await queue(await moderatorToken(mod), { status: 'resolved', limit: '50' });
+    expect(queued.body.reports.find((x: { _id: string }) => x._id === r.body.report._id)).toMatchObject({ target: null, reporters: 1 });
+  });
+
+  it('suspend: sessions end at once, the author and its post vanish from a third user\'s feed, explore, likes list and search at once, and come back on unsuspend', async () => {
+    const [author, fan, third, mod] = await users(4);
+    await follow(third, author);
+    const post = await makePost(author);
+    expect((await call(likeH, 'POST /posts/like/{post_id}', { token: author.token, params: { post_id: post._id } })).status).toBe(200);
+    const other = await makePost(fan);
+    expect((await call(likeH, 'POST /posts/like/{post_id}', { token: author.token, params: { post_id: other._id } })).status).toBe(200);
+    const inFeed = await eventually(() => call(feedH, 'GET /posts/feed', { token: third.token }), (res) => ids(res.body.posts).includes(post._id), 15_000);
+    expect(ids(inFeed.body.posts)).toContain(post._id);
+    const r = await report(fan, 'post', post._id, 'violence');
+    const token = await moderatorToken(mod);
+    const suspended = await resolve(token, r.body.report._id, 'suspend');
+    expect({ status: suspended.status, text: suspended.text }).toMatchObject({ status: 200 });
+    expect(suspended.body.report).toMatchObject({ action: 'suspend' });
+
+    expect((await call(me, 'GET /users/me', { token: author.token })).status).toBe(401);
+    const login = await call(loginH, 'POST /auth/login', { body: { identifier: author.username, password: author.password } });
+    expect(login.status).toBe(403);
+    const visible = async () => ({
+      post: (await call(getPost, 'GET /posts/{post_id}', { token: third.token, params: { post_id: post._id } })).status,
+      profile: (await call(profile, 'GET /users/{identifier}', { token: third.token, params: { identifier: author.username } })).status,
+      feed: ids((await call(feedH, 'GET /posts/feed', { token: third.token })).body.posts).includes(post._id),
+      explore: ids((await call(exploreH, 'GET /posts/explore', { token: fan.token, query: { limit: '50' } })).body.posts).includes(post._id),
+      likes: ids((await call(likesH, 'GET /posts/{post_id}/likes', { token: third.token, params: { post_id: other._id } })).body.likes).includes(author.id),
+      search: ids((await call(searchH, 'GET /users/search', { token: third.token, query: { query: author.username } })).body.users).includes(author.id),
+    });
+    expect(await visible()).toEqual({ post: 404, profile: 404, feed: false, explore: false, likes: false, search: false });
+    // The username stays taken.
+    expect(await getItem(keys.username(author.username))).toMatchObject({ userId: author.id });
+
+    const lifted = await call(unsuspendH, 'POST /moderation/users/{user_id}/unsuspend', { token, params: { user_id: author.id } });
+    expect(lifted.status).toBe(200);
+    expect(await visible()).toEqual({ post: 200, profile: 200, feed: true, explore: true, likes: true, search: true });
+    expect((await call(loginH, 'POST /auth/login', { body: { identifier: author.username, password: author.password } })).status).toBe(200);
+  });
+});
