@@ -7,6 +7,7 @@ import { call } from '../support/invoke';
 import { makeUser, uniq, type TestUser } from '../support/factories';
 import { getItem, queryAll } from '../support/db';
 import { loginAgain } from '../support/routes';
+import { handler as deleteMe } from '../../functions/users/delete';
 import { handler as login } from '../../functions/auth/login';
 import { handler as refresh } from '../../functions/auth/refresh';
 import { handler as logout } from '../../functions/auth/logout';
@@ -252,7 +253,7 @@ describe('POST /auth/password', () => {
 
 describe('the same scrypt work on every wrong-password path', () => {
   // Counted, not timed: each answer does the same number of scrypt computations of the same cost.
-  it('login (unknown account, wrong password) and password change (wrong current password) each run scrypt once', async () => {
+  it('login (unknown account, wrong password), password change (wrong current password) and account deletion (wrong password) each run scrypt once', async () => {
     const u = await makeUser();
     const spy = jest.spyOn(nodeCrypto, 'scrypt');
     const count = async (fn: () => Promise<{ status: number }>, status: number) => {
@@ -264,9 +265,11 @@ describe('the same scrypt work on every wrong-password path', () => {
       const unknown = await count(() => call(login, 'POST /auth/login', { body: { identifier: uniq('nobody'), password: 'x' } }), 401);
       const wrongLogin = await count(() => call(login, 'POST /auth/login', { body: { identifier: u.username, password: 'wrong password' } }), 401);
       const wrongChange = await count(() => call(password, 'POST /auth/password', { token: u.token, body: { currentPassword: 'wrong password', newPassword: 'some new password' } }), 401);
+      const wrongDeletion = await count(() => call(deleteMe, 'DELETE /users/me', { token: u.token, body: { password: 'wrong password' } }), 401);
       expect(unknown).toEqual({ calls: 1, N: [16384] });
       expect(wrongLogin).toEqual(unknown);
       expect(wrongChange).toEqual(unknown);
+      expect(wrongDeletion).toEqual(unknown);
       // A refresh runs none: its token is 256 random bits, hashed with SHA-256.
       expect(await count(() => doRefresh(u.refreshToken), 200)).toEqual({ calls: 0, N: [] });
     } finally {
