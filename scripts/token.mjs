@@ -1,13 +1,19 @@
 #!/usr/bin/env node
-// `npm run token -- <username> [--scope "logs:read moderate"] [--ttl seconds]`: prints an
-// access token for a user of the running local stack, signed with the local stage's
+// `npm run token -- <username> [--scope "logs:read moderate"] [--ttl seconds] [--stage <stage>]`:
+// prints an access token for a user of the running local stack, signed with the local stage's
 // development secret. Every access token belongs to a session (its `sid`), checked on each
 // request, so this writes a real session item too (userAgent "npm run token"), which ends
 // when the token expires. No refresh token is handed out: run the script again.
+//
+// With `--stage <stage>` (not local) it does the same on a deployed stage: the table
+// `aperture-<stage>` (TABLE_NAME overrides) through the AWS credentials and region of the
+// environment, signed with JWT_SECRET, which the operator reads from SSM
+// (/aperture/<stage>/jwt-secret; docs/OPERATIONS.md, "Moderators").
 import { readFileSync } from 'node:fs';
 import { createHash, randomBytes } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { ulid } from 'ulid';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { localClient } from './lib/local-dynamodb.mjs';
 import { localStack } from './lib/local-stack.mjs';
@@ -16,15 +22,22 @@ const local = JSON.parse(readFileSync(new URL('../config/local.json', import.met
 const args = process.argv.slice(2);
 const opt = (name) => { const i = args.indexOf(name); return i >= 0 ? args.splice(i, 2)[1] : undefined; };
 const scope = opt('--scope');
+const stage = opt('--stage');
+const deployed = stage !== undefined && stage !== 'local';
 // The lifetime of the service's own tokens (lib/config.ts TOKEN_TTL_SECONDS) unless asked.
 const ttl = Number(opt('--ttl') ?? process.env.TOKEN_TTL_SECONDS ?? 900);
 const username = args[0]?.toLowerCase();
 if (!username || !Number.isInteger(ttl) || ttl <= 0) {
-  process.stderr.write('usage: npm run token -- <username> [--scope "logs:read moderate"] [--ttl seconds]\n');
+  process.stderr.write('usage: npm run token -- <username> [--scope "logs:read moderate"] [--ttl seconds] [--stage <stage>]\n');
   process.exit(2);
 }
-const table = process.env.TABLE_NAME || local.tableName;
-const db = DynamoDBDocumentClient.from(localClient(localStack().dynamodbEndpoint));
+const table = process.env.TABLE_NAME || (deployed ? `aperture-${stage}` : local.tableName);
+const secret = deployed ? process.env.JWT_SECRET ?? '' : local.jwtSecret;
+if (deployed && (secret.length < 32 || secret === local.jwtSecret)) {
+  process.stderr.write(`--stage ${stage} signs with the stage's secret: set JWT_SECRET from SSM /aperture/${stage}/jwt-secret (docs/OPERATIONS.md, "Moderators").\n`);
+  process.exit(2);
+}
+const db = DynamoDBDocumentClient.from(deployed ? new DynamoDBClient({}) : localClient(localStack().dynamodbEndpoint));
 // The keys and the session item of lib/keys.ts and lib/auth/sessions.ts (newSession); this
 // plain-Node script cannot import the TypeScript. tests/integration/token-script.test.ts
 // checks that what it writes passes the service's session check.
@@ -32,7 +45,7 @@ const claim = await db.send(new GetCommand({ TableName: table, Key: { PK: `USERN
 const userId = claim.Item?.userId;
 const user = userId && (await db.send(new GetCommand({ TableName: table, Key: { PK: `USER#${userId}`, SK: 'PROFILE' }, ConsistentRead: true }))).Item;
 if (!user) {
-  process.stderr.write(`No user @${username} in the local stack.\n`);
+  process.stderr.write(`No user @${username} in ${deployed ? `table ${table}` : 'the local stack'}.\n`);
   process.exit(1);
 }
 const nowMs = Date.now();
@@ -59,5 +72,5 @@ const token = await new SignJWT({ sid: sessionId, ...(scope ? { scope } : {}) })
   .setAudience(process.env.JWT_AUDIENCE || local.audience)
   .setIssuedAt(iat)
   .setExpirationTime(exp)
-  .sign(new TextEncoder().encode(local.jwtSecret));
+  .sign(new TextEncoder().encode(secret));
 process.stdout.write(`${token}\n`);
