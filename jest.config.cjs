@@ -11,8 +11,8 @@ module.exports = {
   transformIgnorePatterns: ['/node_modules/(?!(@middy|jose|ulid)/)'],
   moduleFileExtensions: ['ts', 'js', 'mjs', 'cjs', 'json'],
   testMatch: ['<rootDir>/tests/**/*.test.ts', '<rootDir>/lib/**/*.test.ts'],
-  // The load tests run after these, alone, on a DynamoDB Local of their own (jest.load.cjs).
-  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/tests/load/'],
+  // The HTTP and load tests run after these, one at a time, on a DynamoDB Local of their own (jest.serial.cjs).
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/tests/http/', '<rootDir>/tests/load/'],
   globalSetup: '<rootDir>/tests/support/global-setup.ts',
   globalTeardown: '<rootDir>/tests/support/global-teardown.ts',
   setupFiles: ['<rootDir>/tests/support/env.ts'],

@@ -18,9 +18,9 @@ it('refuses to package a function without a declaration', () => {
   expect(() => declarations(ROOT, [...functionNames(), 'postsArchive'])).toThrow(/"postsArchive" has no entry in resources\/iam.json/);
 });
 
-it('lets exactly the two deletions, the worker itself, the sweeper and the stream consumer (an account deletion deletes posts and comments) invoke the cleanup worker, and nothing else', () => {
+it('lets exactly the two deletions, a moderator\'s removal, the worker itself, the sweeper and the stream consumer (an account deletion deletes posts and comments) invoke the cleanup worker, and nothing else', () => {
   expect(invocations(ROOT, functionNames())).toEqual({
-    postsDelete: ['cleanupWorker'], commentsDelete: ['cleanupWorker'], cleanupWorker: ['cleanupWorker'], cleanupSweeper: ['cleanupWorker'], streamConsumer: ['cleanupWorker'],
+    postsDelete: ['cleanupWorker'], commentsDelete: ['cleanupWorker'], moderationResolve: ['cleanupWorker'], cleanupWorker: ['cleanupWorker'], cleanupSweeper: ['cleanupWorker'], streamConsumer: ['cleanupWorker'],
   });
   // A target that is not a function of the service (a pattern among them) is refused.
   expect(() => invocations(ROOT, functionNames().filter((n) => n !== 'cleanupWorker'))).toThrow(/may invoke "cleanupWorker", which is not a function/);

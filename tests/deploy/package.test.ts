@@ -1,7 +1,7 @@
 // `serverless package --stage prod`, offline (no AWS credentials, no network), and the
 // CloudFormation template it makes: one function per endpoint with its own least-privilege
-// role (its DynamoDB actions; lambda:InvokeFunction on the cleanup worker for the five
-// functions that start it: the two deletions, the worker, the sweeper, the stream consumer), the sweeper's schedule, the HTTP API routes, the table with its indexes, TTL, PITR and
+// role (its DynamoDB actions; lambda:InvokeFunction on the cleanup worker for the six
+// functions that start it: the two deletions, a moderator's removal, the worker, the sweeper, the stream consumer), the sweeper's schedule, the HTTP API routes, the table with its indexes, TTL, PITR and
 // deletion protection, stage throttling, log retention, the JWT secret from SSM, and the
 // change stream's consumer with its retries and on-failure queue.
 import { execFile } from 'node:child_process';
@@ -140,7 +140,7 @@ it('packages the prod stage offline into a template with all of it', () => {
     }
     expect([...dynamo].sort()).toEqual([...(iam[name] ?? ['<no declaration>'])].sort());
   }
-  expect(invokers.sort()).toEqual(['cleanupSweeper', 'cleanupWorker', 'commentsDelete', 'postsDelete', 'streamConsumer']);
+  expect(invokers.sort()).toEqual(['cleanupSweeper', 'cleanupWorker', 'commentsDelete', 'moderationResolve', 'postsDelete', 'streamConsumer']);
   expect(streamReaders).toEqual(['streamConsumer']);
 
   // The change stream (images before and after) feeds one consumer, with bounded retries,
