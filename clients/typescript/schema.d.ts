@@ -3096,6 +3096,7 @@ export interface operations {
                 "application/json": {
                     /** @enum {string} */
                     action: "dismiss" | "remove" | "suspend";
+                    /** @description trimmed, then 0-500 characters (Unicode code points); no control characters */
                     note?: string;
                 };
             };
@@ -4962,6 +4963,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description trimmed, then 0-500 characters (Unicode code points); no control characters */
                     note?: string;
                     /** @enum {string} */
                     reason: "spam" | "nudity" | "harassment" | "violence" | "hate" | "self_harm" | "other";

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { http } from '../../lib/http';
-import { id } from '../../lib/fields';
+import { id, text } from '../../lib/fields';
 import { transact } from '../../lib/db/transact';
 import { logItem } from '../../lib/audit/records';
 import { SelfAction, ValidationError } from '../../lib/errors';
@@ -15,7 +15,7 @@ import { getUser } from '../../lib/users/repo';
 export const params = z.strictObject({ report_id: id() });
 export const body = z.strictObject({
   action: z.enum(ACTIONS),
-  note: z.optional(z.string().check(z.maxLength(500))),
+  note: z.optional(text(0, 500)),
 });
 
 export const handler = http({ params, body }, async ({ params, body, caller, trace }) => {

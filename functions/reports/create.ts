@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { http } from '../../lib/http';
-import { id } from '../../lib/fields';
+import { id, text } from '../../lib/fields';
 import { REASONS, TARGET_TYPES, fileReport, toReport } from '../../lib/reports/reports';
 import { reportable } from '../../lib/reports/targets';
 
@@ -8,7 +8,7 @@ export const body = z.strictObject({
   targetType: z.enum(TARGET_TYPES),
   targetId: id(),
   reason: z.enum(REASONS),
-  note: z.optional(z.string().check(z.maxLength(500))),
+  note: z.optional(text(0, 500)),
 });
 
 export const handler = http({ body }, async ({ body, caller, trace }) => {
