@@ -56,6 +56,8 @@ const OTHER_PATHS: Record<string, string[]> = {
   // a post from uploaded media reads them (tests/integration/media-use.test.ts).
   postsCreate: ['dynamodb:BatchGetItem', RELEASE_KEY],
   commentsCreate: [RELEASE_KEY],
+  reportsCreate: ['dynamodb:UpdateItem'], // a further reporter of an open report adds one to its reporters
+  moderationResolve: ['dynamodb:Query', 'dynamodb:BatchWriteItem'], // a suspension deletes the owner's ended sessions (a Query of them, BatchWrite deletes)
   commentsReply: [RELEASE_KEY],
   mediaUploads: [RELEASE_KEY],
 };
