@@ -21,7 +21,9 @@ export function startTestStream(opts: { invoke?: typeof handler; maxRetries?: nu
     tableName: process.env.TABLE_NAME!,
     ...mapping,
     ...(opts.maxRetries !== undefined ? { maxRetries: opts.maxRetries } : {}),
-    pollMs: 50,
+    // 150 ms: with several test files polling their streams at once, 50 ms kept DynamoDB Local busy
+    // answering empty GetRecords and slowed every other request of the run.
+    pollMs: 150,
     startingPosition: opts.startingPosition,
     invoke: async (event) => {
       state.invocations++;
