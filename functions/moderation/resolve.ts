@@ -39,7 +39,7 @@ export const handler = http({ params, body }, async ({ params, body, caller, tra
     if (owner?.id === caller.userId) throw new SelfAction('You cannot suspend yourself.');
     // Not suspended again, nor a deleted account: the report is resolved alone.
     if (owner && !owner.suspendedAt && !owner.deletedAt) {
-      await suspendAccount(owner, caller.userId, trace, { params, body }, done);
+      await suspendAccount(owner, caller.userId, trace, { params, body }, [...done, record]);
       return { body: { message: 'Report resolved', report: toReport(resolved(report, body.action, body.note, caller.userId, at)) } };
     }
   }

@@ -1,9 +1,10 @@
 // The cleanup of a deleted account (contract section 13): within 60 seconds no item of it
 // remains and every counter it touched is exact again. The deleting transaction (delete.ts)
 // writes one job per kind of item below; the change stream runs them side by side, each in
-// bounded steps (lib/events/jobs.ts): one Query page of at most CHUNK items per step, so an
-// account with 10,000 likes and 5,000 followers is 20 + 10 steps of two jobs running at once,
-// and a step that fails is retried from the page it started at.
+// bounded steps (lib/events/jobs.ts): Query pages of CHUNK items until a step has removed
+// STEP_MAX_ITEMS or run STEP_BUDGET_MS, so an account with 10,000 likes and 5,000 followers is
+// a few steps of two jobs running at once, and a step that fails is retried from the page it
+// started at.
 //
 // Each step is idempotent: an edge is removed with its counter in one transaction that names
 // the edge's existence as a condition, so a retried step moves no counter twice; posts and

@@ -7,7 +7,7 @@ import { call } from '../support/invoke';
 import { makePost, users } from '../support/posts';
 import { block, follow } from '../support/graph';
 import { getItem } from '../support/db';
-import { comment, comments, created } from '../support/comment-api';
+import { comment, comments, created, traceRecords } from '../support/comment-api';
 import type { TestUser } from '../support/factories';
 import { keys } from '../../lib/keys';
 import { signToken } from '../../lib/auth/tokens';
@@ -122,9 +122,14 @@ describe('reports', () => {
     expect(ids(inFeed.body.posts)).toContain(post._id);
     const r = await report(fan, 'post', post._id, 'violence');
     const token = await moderatorToken(mod);
-    const suspended = await resolve(token, r.body.report._id, 'suspend');
+    const suspended = await call(resolveH, 'POST /moderation/reports/{report_id}/resolve', {
+      token, params: { report_id: r.body.report._id }, body: { action: 'suspend' }, headers: { 'X-Trace-Id': `mod-${r.body.report._id}` },
+    });
     expect({ status: suspended.status, text: suspended.text }).toMatchObject({ status: 200 });
     expect(suspended.body.report).toMatchObject({ action: 'suspend' });
+    // The action's trace records, the moderator as actor.
+    const records = (await traceRecords(`mod-${r.body.report._id}`)) as { action: { type: string }; actor: { id: string } }[];
+    expect(records.map((x) => [x.action.type, x.actor.id]).sort()).toEqual([['REPORT_RESOLVED', mod.id], ['USER_SUSPENDED', mod.id]]);
 
     expect((await call(me, 'GET /users/me', { token: author.token })).status).toBe(401);
     const login = await call(loginH, 'POST /auth/login', { body: { identifier: author.username, password: author.password } });
