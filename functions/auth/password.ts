@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { http } from '../../lib/http';
-import { hashPassword, verifyPassword } from '../../lib/auth/password';
-import { assertNotLocked, readGuard, recordFailure } from '../../lib/auth/login-guard';
+import { hashPassword } from '../../lib/auth/password';
+import { confirmPassword, readGuard } from '../../lib/auth/login-guard';
 import { endAllSessions } from '../../lib/auth/sessions';
 import { InvalidCredentials } from '../../lib/errors';
 import * as f from '../../lib/users/fields';
@@ -13,12 +13,7 @@ export const passwordBody = z.strictObject({
 
 export const handler = http({ body: passwordBody }, async ({ body, caller, trace }) => {
   const [user, guard] = await Promise.all([caller.user(), readGuard(caller.userId)]);
-  // Exactly a login's checks: the lock first, then one scrypt, a failure counted toward the lock.
-  assertNotLocked(guard);
-  if (!(await verifyPassword(body.currentPassword, user.passwordHash))) {
-    await recordFailure(user.id);
-    throw new InvalidCredentials();
-  }
+  await confirmPassword(user, body.currentPassword, guard);
   const passwordHash = await hashPassword(body.newPassword);
   // The new hash and the end of every other session are one write; a racing change of the
   // password (the old hash no longer there) also ended this session.

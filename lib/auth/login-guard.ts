@@ -11,7 +11,8 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { db, TABLE } from '../db/client';
 import { keys } from '../keys';
-import { TooManyAttempts } from '../errors';
+import { InvalidCredentials, TooManyAttempts } from '../errors';
+import { verifyPassword } from './password';
 
 export const MAX_FAILURES = 10;
 export const WINDOW_MS = 15 * 60_000;
@@ -93,4 +94,17 @@ async function conditional(command: UpdateCommand): Promise<void> {
   } catch (err) {
     if (!(err instanceof ConditionalCheckFailedException)) throw err;
   }
+}
+
+/**
+ * The caller's own password, asked again before a change that needs it (a password change, the
+ * deletion of the account): exactly a login's checks, the lock first, then one scrypt, a wrong
+ * password counted toward the lock (contract section 13), else a 401 INVALID_CREDENTIALS.
+ * `guard` is the caller's guard, read beside the caller's user item.
+ */
+export async function confirmPassword(user: { id: string; passwordHash: string }, password: string, guard: Guard | undefined): Promise<void> {
+  assertNotLocked(guard);
+  if (await verifyPassword(password, user.passwordHash)) return;
+  await recordFailure(user.id);
+  throw new InvalidCredentials();
 }
