@@ -8,7 +8,6 @@ import { ACTIONS, assertModerator, openReportOf, resolution, resolved, toReport 
 import { ownerOf, targetRecord } from '../../lib/reports/targets';
 import { deletePost } from '../../lib/posts/write';
 import { deleteComment } from '../../lib/comments/delete';
-import { triggerCleanup } from '../../lib/cleanup/trigger';
 import { suspendAccount } from '../../lib/account/suspend';
 import { getUser } from '../../lib/users/repo';
 
@@ -35,7 +34,8 @@ export const handler = http({ params, body }, async ({ params, body, caller, tra
   });
   const target = body.action === 'dismiss' ? undefined : await targetRecord(report.targetType, report.targetId);
   if (target && body.action === 'suspend') {
-    const owner = await getUser(ownerOf(target));
+    // A user target is its own owner, read already.
+    const owner = target.type === 'user' ? target.item : await getUser(ownerOf(target));
     if (owner?.id === caller.userId) throw new SelfAction('You cannot suspend yourself.');
     // Not suspended again, nor a deleted account: the report is resolved alone.
     if (owner && !owner.suspendedAt && !owner.deletedAt) {
@@ -47,7 +47,6 @@ export const handler = http({ params, body }, async ({ params, body, caller, tra
     // Exactly the author's own deletion (contract section 8), the moderator as actor.
     if (target.type === 'post') {
       await deletePost(target.item, trace, { params, body }, caller.userId);
-      await triggerCleanup('post', target.item.id);
     } else if (target.type === 'comment') {
       await deleteComment(target.item, { trace, payload: { params, body }, actorId: caller.userId });
     }

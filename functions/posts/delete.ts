@@ -4,7 +4,6 @@ import { id } from '../../lib/fields';
 import { Forbidden } from '../../lib/errors';
 import { visiblePost } from '../../lib/posts/access';
 import { deletePost } from '../../lib/posts/write';
-import { triggerCleanup } from '../../lib/cleanup/trigger';
 
 export const params = z.strictObject({ post_id: id() });
 
@@ -12,7 +11,5 @@ export const handler = http({ params }, async ({ params, caller, trace }) => {
   const [, post] = await Promise.all([caller.user(), visiblePost(params.post_id, caller.userId)]);
   if (post.author !== caller.userId) throw new Forbidden('Only the author can delete a post.');
   await deletePost(post, trace, { params });
-  // Likes, comments and bookmarks are already unreachable; the worker removes them physically.
-  await triggerCleanup('post', post.id);
   return { body: { message: 'Post deleted successfully' } };
 });

@@ -27,7 +27,6 @@ import { deletePost } from '../posts/write';
 import type { PostItem } from '../posts/model';
 import { deleteComment } from '../comments/delete';
 import type { CommentItem } from '../comments/model';
-import { triggerCleanup } from '../cleanup/trigger';
 import { removeMedia } from '../media/use';
 import { removeAuthorFromFeeds } from '../feed/fanout';
 import { logger } from '../log';
@@ -161,16 +160,7 @@ export const SWEEPS: Sweep[] = [
     kind: 'posts',
     after: 'followers',
     range: (u) => ({ index: 'GSI1', pk: keys.postsOf(u) }),
-    remove: (items, p) => inParallel(items, async (i) => {
-      const post = i as unknown as PostItem;
-      try {
-        await deletePost(post, p.trace, audit(p).payload);
-      } catch (err) {
-        unlessGone(err);
-        return;
-      }
-      await triggerCleanup('post', post.id);
-    }),
+    remove: (items, p) => inParallel(items, (i) => deletePost(i as unknown as PostItem, p.trace, audit(p).payload).catch(unlessGone)),
   },
   { kind: 'blocks', range: (u) => ({ pk: keys.user(u).PK, skPrefix: 'BLOCKS#' }), remove: deleteKeys },
   { kind: 'blockedBy', range: (u) => ({ index: 'GSI2', pk: keys.blockedByOf(u) }), remove: deleteKeys },

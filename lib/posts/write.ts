@@ -9,6 +9,7 @@ import { NotFound } from '../errors';
 import { logItem } from '../audit/records';
 import { diffState } from '../audit/diff';
 import { cleanupJobItem } from '../cleanup/jobs';
+import { triggerCleanup } from '../cleanup/trigger';
 import type { TraceContext } from '../audit/context';
 import { homeEntry } from '../feed/fanout';
 import type { PostItem } from './model';
@@ -113,7 +114,8 @@ export async function createPost(post: PostItem, trace: TraceContext, payload: R
 
 /**
  * Removes the post itself (so every read stops showing it at once), its counters and
- * writes the cleanup job for its likes, comments and bookmarks, all in one transaction.
+ * writes the cleanup job for its likes, comments and bookmarks, all in one transaction;
+ * then starts the cleanup worker on that job (as deleteComment does).
  */
 export async function deletePost(post: PostItem, trace: TraceContext, payload: Record<string, unknown>, actorId = post.author): Promise<void> {
   await transact([
@@ -132,6 +134,8 @@ export async function deletePost(post: PostItem, trace: TraceContext, payload: R
       diff: diffState(auditable(post), null),
     }),
   ]);
+  // Likes, comments and bookmarks are already unreachable; the worker removes them physically.
+  await triggerCleanup('post', post.id);
 }
 
 /** A caption edit's new updatedAt: now, and always later than the one it replaces (an edit in the post's own millisecond). */

@@ -122,9 +122,10 @@ export async function fileReport(reporterId: string, target: { type: TargetType;
         ]);
         return { report, created: true };
       }
-      const current = await getReport(open.reportId);
+      // The report and this reporter's marker, read together.
+      const [current, marked] = await Promise.all([getReport(open.reportId), consistentGet(keys.reporter(open.reportId, reporterId))]);
       if (!current || current.status !== 'open') continue; // being resolved: the pointer goes next
-      if (await consistentGet(keys.reporter(current.id, reporterId))) {
+      if (marked) {
         await recordNoChange(trace, { type: 'REPORT_FILED', actorId: reporterId, payload }, `User ${reporterId} already reported ${target.type} ${target.id}; nothing changed.`);
         return { report: current, created: false };
       }
