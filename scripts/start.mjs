@@ -2,8 +2,8 @@
 // `npm start`: DynamoDB Local (in memory; --persist keeps it in .dynamodb/), the table,
 // then serverless-offline on http://localhost:3000. Ctrl-C or SIGTERM stops all of it.
 // The media storage: a local S3-compatible server on a free loopback port (scripts/lib/local-s3.mjs),
-// whose upload events invoke the media processing function through serverless-offline's
-// Lambda endpoint, as S3's event notification invokes it in AWS.
+// whose upload events invoke the media processing function asynchronously, as S3's event
+// notification invokes it in AWS (scripts/lib/local-async.mjs: retries, then a dead-letter file).
 // DYNAMODB_ENDPOINT=<url> uses a DynamoDB that is already running instead.
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
@@ -13,6 +13,8 @@ import { ensureTable, freePort, startDynamoLocal } from './lib/local-dynamodb.mj
 import { startLocalStream } from './lib/local-stream.mjs';
 import { STACK_FILE } from './lib/local-stack.mjs';
 import { startLocalS3 } from './lib/local-s3.mjs';
+import { startLocalAsync } from './lib/local-async.mjs';
+import { asyncRetries } from './lib/manifests.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const args = process.argv.slice(2);
@@ -27,6 +29,8 @@ let dynamo;
 let dynamoStarting;
 let offline;
 let stream;
+/** Asynchronous invocations: the cleanup worker's and media processing's. */
+let asyncInvocations;
 /** The local S3 server while it starts or runs. */
 let storageStarting;
 let stopping = false;
@@ -36,6 +40,7 @@ async function stop(code = 0) {
   stopping = true;
   say('stopping...');
   await stream?.stop().catch(() => undefined);
+  await asyncInvocations?.stop().catch(() => undefined);
   if (offline && offline.exitCode === null) {
     try { process.kill(-offline.pid, 'SIGTERM'); } catch { /* already gone */ }
   }
@@ -119,20 +124,26 @@ try {
   let s3Port = await freePort();
   while (s3Port >= port && s3Port <= port + 2) s3Port = await freePort();
   const s3Endpoint = `http://127.0.0.1:${s3Port}`;
-  const processUrl = `http://127.0.0.1:${port + 2}/2015-03-31/functions/aperture-local-mediaProcess/invocations`;
   if (persist) mkdirSync(`${root}.s3`, { recursive: true });
   storageStarting = startLocalS3({
     port: s3Port,
     // With --persist the images are kept beside the table's data; otherwise a temporary directory, removed on exit.
     directory: persist ? `${root}.s3` : undefined,
     onEvent: (event) => {
-      if (!event.Records?.[0]?.eventName?.startsWith('ObjectCreated:')) return;
-      fetch(processUrl, { method: 'POST', headers: { 'X-Amz-Invocation-Type': 'Event', 'Content-Type': 'application/json' }, body: JSON.stringify(event) })
-        .then((r) => { if (r.status >= 300) say(`media processing not invoked (${r.status}) for ${event.Records[0].s3.object.key}`); })
-        .catch((e) => say(`media processing not invoked: ${e.message}`));
+      if (event.Records?.[0]?.eventName?.startsWith('ObjectCreated:')) asyncInvocations.dispatch('aperture-local-mediaProcess', event);
     },
   });
   storageStarting.catch(() => undefined); // awaited below
+
+  // Asynchronous invocations (the cleanup worker, media processing) as Lambda runs them:
+  // accepted at once, retried, dead-lettered (scripts/lib/local-async.mjs).
+  asyncInvocations = startLocalAsync({
+    lambdaEndpoint: `http://127.0.0.1:${port + 2}`,
+    retriesOf: (name) => asyncRetries(name.replace(/^aperture-local-/, '')),
+    deadLetterFile: `${root}.async-dead-letters.jsonl`,
+    say: (msg) => say(`async: ${msg}`),
+  });
+  const asyncEndpoint = await asyncInvocations.endpoint;
 
   offline = spawn(process.execPath, [
     `${root}node_modules/serverless/bin/serverless.js`, 'offline', 'start', '--stage', 'local',
@@ -141,7 +152,7 @@ try {
     cwd: root,
     detached: true, // its own process group, so stop() ends its workers too
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, DYNAMODB_ENDPOINT: endpoint, S3_ENDPOINT: s3Endpoint, CLEANUP_INVOKE_ENDPOINT: `http://127.0.0.1:${port + 2}`, SLS_TELEMETRY_DISABLED: '1', SLS_NOTIFICATIONS_MODE: 'off', STAGE: 'local' },
+    env: { ...process.env, DYNAMODB_ENDPOINT: endpoint, S3_ENDPOINT: s3Endpoint, CLEANUP_INVOKE_ENDPOINT: asyncEndpoint, SLS_TELEMETRY_DISABLED: '1', SLS_NOTIFICATIONS_MODE: 'off', STAGE: 'local' },
   });
   const verbose = args.includes('--verbose');
   // Until it is ready, serverless-offline's own start-up chatter is kept back (shown with
@@ -169,6 +180,7 @@ try {
   say(`ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   say(`API: http://localhost:${port}`);
   say('change stream: polled and delivered to the streamConsumer function (failures kept in .stream-dead-letters.jsonl)');
+  say('asynchronous invocations (cleanup worker, media processing): retried twice, then kept in .async-dead-letters.jsonl');
   say(`media storage (S3-compatible, bucket ${storage.bucket}): ${s3Endpoint}`);
   say(`register: curl -s -X POST http://localhost:${port}/auth/register -H 'Content-Type: application/json' -d '{"name":"Hedy Lamarr","username":"hedy","email":"hedy@example.com","password":"frequency hopping"}'`);
   say('demo data: npm run seed');

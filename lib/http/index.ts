@@ -13,7 +13,7 @@ import { validation, type RouteSchemas } from './validation';
 import { authentication } from './auth';
 import { errorEnvelope } from './errors';
 import { idempotency } from './idempotency';
-import { setLogTrace } from '../log';
+import { setLogTrace, withLogScope } from '../log';
 import { scrubHidden } from '../graph/hidden';
 import { state, type Middleware, type MiddyRequest } from './state';
 import type { ApiReply, ApiRequest, Caller } from './request';
@@ -90,8 +90,10 @@ export function http<P extends z.ZodMiniType, Q extends z.ZodMiniType, B extends
     .use(spec.catchAll ? [] : [bodyParser(), validation(spec)])
     .use(authentication(needsAuth, scrubs))
     .use(errorEnvelope());
+  // Each invocation logs under its own trace id, even when invocations interleave (lib/log.ts).
+  const scoped = (event: APIGatewayProxyEventV2, context: Context) => withLogScope(() => handler(event, context));
   // The schemas travel with the handler, so the OpenAPI document is made from them.
-  return Object.assign(handler, { spec });
+  return Object.assign(scoped, { spec });
 }
 
 export function toResponse(reply: ApiReply): APIGatewayProxyStructuredResultV2 {

@@ -52,7 +52,10 @@ async function send(method: string, key: string, opts: { query?: Record<string, 
   const payload = opts.body === undefined ? '' : opts.body;
   const headers = { ...opts.headers, 'x-amz-content-sha256': createHash('sha256').update(payload).digest('hex') };
   const signed = await signer.sign(request(method, key, opts.query ?? {}, headers, opts.body));
-  const { host: _host, ...sendHeaders } = signed.headers;
+  // Host and Content-Length are signed but left to fetch to send (it sets both from the URL
+  // and the body): under npm start the functions share serverless-offline's process, whose
+  // fetch dispatcher (undici 7) refuses a Content-Length given by hand.
+  const { host: _host, 'content-length': _length, ...sendHeaders } = signed.headers;
   const res = await fetch(toUrl(signed as ReturnType<typeof request>), { method, headers: sendHeaders, body: opts.body, signal: AbortSignal.timeout(30_000) });
   if (res.status >= 300) {
     const text = await res.text();

@@ -4,3 +4,5 @@ export function referencedManifests(root?: string): string[];
 export function manifestsOnDisk(root?: string): string[];
 export function routes(root?: string): ManifestRoute[];
 export function functionNames(root?: string): string[];
+export function functionDefinition(name: string, root?: string): Record<string, unknown> | undefined;
+export function asyncRetries(name: string, root?: string): number;

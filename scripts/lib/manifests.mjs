@@ -54,3 +54,18 @@ export function routes(root = ROOT) {
 export function functionNames(root = ROOT) {
   return referencedManifests(root).flatMap((m) => Object.keys(JSON.parse(readFileSync(join(root, m), 'utf8'))));
 }
+
+/** The definition of one function (its functions.json entry), or undefined. */
+export function functionDefinition(name, root = ROOT) {
+  for (const m of referencedManifests(root)) {
+    const fns = JSON.parse(readFileSync(join(root, m), 'utf8'));
+    if (fns[name]) return fns[name];
+  }
+  return undefined;
+}
+
+/** Retries of an asynchronous invocation after the first attempt, as the deployed function declares them (Lambda's default: 2). */
+export function asyncRetries(name, root = ROOT) {
+  const retries = functionDefinition(name, root)?.maximumRetryAttempts;
+  return typeof retries === 'number' ? retries : 2;
+}

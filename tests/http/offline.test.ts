@@ -111,6 +111,52 @@ it('keeps a session over HTTP: refresh, the session list with the User-Agent, lo
   expect((await post('/auth/refresh', { refreshToken: pair.refreshToken })).status).toBe(401);
 });
 
+it('answers 50 clients at once, every request its own answer and none a Lambda timeout (contract section 10)', async () => {
+  // serverless-offline answers a timed-out or crashed function with a 200 whose body is the
+  // Lambda error ({ errorMessage, errorType }), so each answer is checked for its documented
+  // status and body, not only for a 2xx.
+  const clients = 50;
+  const tag = uniq('crowd');
+  const send = async (method: string, path: string, body?: unknown, token?: string) => {
+    const res = await fetch(`${base}${path}`, {
+      method,
+      headers: { ...(body ? { 'Content-Type': 'application/json' } : {}), ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    const text = await res.text();
+    return { route: `${method} ${path.replace(/[0-9A-Z]{26}/g, '{id}').replace(/\?.*$/, '')}`, status: res.status, text, json: (() => { try { return JSON.parse(text); } catch { return undefined; } })() };
+  };
+  const unexpected = (answers: Awaited<ReturnType<typeof send>>[], status: number) =>
+    answers.filter((a) => a.status !== status || a.json?.success !== true || 'errorMessage' in (a.json ?? {})).map((a) => `${a.route} ${a.status} ${a.text.slice(0, 160)}`);
+
+  const registered = await Promise.all(Array.from({ length: clients }, (_, i) => send('POST', '/auth/register', {
+    name: `Crowd ${i}`, username: `${tag}${i}`, email: `${tag}${i}@example.test`, password: 'correct horse',
+  })));
+  expect(unexpected(registered, 201)).toEqual([]);
+  const tokens = registered.map((r) => r.json.token as string);
+  const ids = registered.map((r) => r.json.user._id as string);
+
+  const created = await Promise.all(tokens.map((t, i) => send('POST', '/posts/create', { image: `https://images.example.test/${tag}/${i}.jpg`, caption: `crowd ${i}` }, t)));
+  expect(unexpected(created, 201)).toEqual([]);
+  const posts = created.map((c) => c.json.post._id as string);
+
+  // Every client at once: reads, writes and a login (scrypt), six requests each.
+  const mixed = (await Promise.all(tokens.map((t, i) => Promise.all([
+    send('GET', '/users/me', undefined, t),
+    send('POST', `/posts/like/${posts[(i + 1) % clients]}`, undefined, t),
+    send('POST', `/users/follow/${ids[(i + 1) % clients]}`, undefined, t),
+    send('GET', '/posts/explore?limit=10', undefined, t),
+    send('GET', '/posts/feed', undefined, t),
+    send('POST', '/auth/login', { identifier: `${tag}${i}`, password: 'correct horse' }),
+  ])))).flat();
+  expect(unexpected(mixed, 200)).toEqual([]);
+  // The writes all landed: each post has exactly its one like, each user one follower.
+  const check = await Promise.all(posts.map((id) => send('GET', `/posts/${id}`, undefined, tokens[0])));
+  expect(check.map((c) => c.json.post.likesCount)).toEqual(posts.map(() => 1));
+  const profiles = await Promise.all(ids.map((id) => send('GET', `/users/${id}`, undefined, tokens[0])));
+  expect(profiles.map((p) => p.json.user.followersCount)).toEqual(ids.map(() => 1));
+}, 240_000);
+
 it('answers 401 in the envelope with WWW-Authenticate and X-Trace-Id', async () => {
   const res = await fetch(`${base}/users/me`, { headers: { Authorization: 'Bearer not.a.token' } });
   expect(res.status).toBe(401);
