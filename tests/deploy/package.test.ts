@@ -3,7 +3,11 @@
 // role (its DynamoDB actions; lambda:InvokeFunction on the cleanup worker for the six
 // functions that start it: the two deletions, a moderator's removal, the worker, the sweeper, the stream consumer), the sweeper's schedule, the HTTP API routes, the table with its indexes, TTL, PITR and
 // deletion protection, stage throttling, log retention, the JWT secret from SSM, and the
-// change stream's consumer with its retries and on-failure queue.
+// change stream's consumer with its retries and on-failure queue. Then the operations
+// (resources/operations.js, docs/OPERATIONS.md): every alarm wired to the stage's topic, the
+// dashboard, X-Ray on every function, the /auth/* route throttles and the access log's
+// fields, every asynchronous consumer's retries, on-failure queue and reserved concurrency,
+// and no secret in any environment block. Packaged once for the whole file.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
