@@ -23,8 +23,14 @@ export function setLogTrace(traceId: string | undefined): void {
   if (scope) scope.traceId = traceId;
 }
 
+/**
+ * The X-Ray trace of the invocation being served (Lambda sets _X_AMZN_TRACE_ID per invocation
+ * when tracing is active; absent locally): joins our lines and our trace id to X-Ray.
+ */
+const xrayTraceId = () => /Root=([^;]+)/.exec(process.env._X_AMZN_TRACE_ID ?? '')?.[1];
+
 function write(level: 'INFO' | 'WARN' | 'ERROR', event: string, fields: Record<string, unknown>): void {
-  const line = JSON.stringify({ level, event, traceId: scopes.getStore()?.traceId, time: new Date().toISOString(), ...fields });
+  const line = JSON.stringify({ level, event, traceId: scopes.getStore()?.traceId, xrayTraceId: xrayTraceId(), time: new Date().toISOString(), ...fields });
   (level === 'ERROR' ? process.stderr : process.stdout).write(`${line}\n`);
 }
 

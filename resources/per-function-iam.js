@@ -1,7 +1,8 @@
 'use strict';
 // Per-function IAM roles from resources/iam.json, so each function may use only the
 // DynamoDB actions it declares, on the table and (for Query) its indexes, invoke only the
-// functions its `invoke` entry names (lambda:InvokeFunction on each one's ARN), and write
+// functions its `invoke` entry names (lambda:InvokeFunction on each one's ARN), send what
+// failed to its own on-failure queue, write X-Ray segments when tracing is on, and write
 // only to its own log group. Adding a function means adding one line to iam.json; packaging
 // fails for a function without one, for a wildcard, or for an action that is not
 // DynamoDB's. Runs after serverless compiled the functions, before the template is saved
@@ -75,6 +76,29 @@ function streamStatements(events) {
   const queues = streams.map((s) => s.destinations?.onFailure).filter((d) => d && d.type === 'sqs').map((d) => d.arn);
   if (queues.length) statements.push({ Effect: 'Allow', Action: ['sqs:SendMessage'], Resource: queues });
   return statements;
+}
+
+/**
+ * An asynchronous invocation's on-failure destination (`destinations.onFailure` of the
+ * function, an SQS queue): Lambda sends the failed event with the function's own role.
+ */
+function destinationStatements(fn) {
+  const onFailure = fn.destinations?.onFailure;
+  if (!onFailure) return [];
+  if (typeof onFailure !== 'object' || onFailure.type !== 'sqs') {
+    throw new Error('Per-function IAM: an on-failure destination must be { type: sqs, arn } (docs/OPERATIONS.md, "Failed background work")');
+  }
+  return [{ Effect: 'Allow', Action: ['sqs:SendMessage'], Resource: [onFailure.arn] }];
+}
+
+/**
+ * X-Ray active tracing (provider.tracing.lambda or the function's `tracing`): the runtime
+ * sends the invocation's segments with the function's role. X-Ray actions take no resource
+ * ARN, hence "*".
+ */
+function tracingStatements(provider, fn) {
+  if (!(fn.tracing ?? provider.tracing?.lambda)) return [];
+  return [{ Effect: 'Allow', Action: ['xray:PutTelemetryRecords', 'xray:PutTraceSegments'], Resource: ['*'] }];
 }
 
 function tableStatements(actions, indexNames) {
@@ -175,6 +199,8 @@ class PerFunctionIam {
                 ...tableStatements(declared[name], indexNames),
                 ...invokeStatements(invoke[name], functionNameOf),
                 ...streamStatements(service.getFunction(name).events),
+                ...destinationStatements(service.getFunction(name)),
+                ...tracingStatements(service.provider, service.getFunction(name)),
                 ...s3Statements(s3[name], bucket),
               ],
             },

@@ -14,6 +14,7 @@ import { authentication } from './auth';
 import { errorEnvelope } from './errors';
 import { idempotency } from './idempotency';
 import { setLogTrace, withLogScope } from '../log';
+import { requestLog } from './request-log';
 import { scrubHidden } from '../graph/hidden';
 import { state, type Middleware, type MiddyRequest } from './state';
 import type { ApiReply, ApiRequest, Caller } from './request';
@@ -87,6 +88,7 @@ export function http<P extends z.ZodMiniType, Q extends z.ZodMiniType, B extends
   const handler = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, Context>(core)
     .use(httpHeaderNormalizer())
     .use(traceContext())
+    .use(requestLog())
     .use(spec.catchAll ? [] : [bodyParser(), validation(spec)])
     .use(authentication(needsAuth, scrubs))
     .use(errorEnvelope());

@@ -7,6 +7,23 @@ import { appendFileSync } from 'node:fs';
 import { consumerMapping, startStreamPoller } from './stream-poller.mjs';
 import { ROOT } from './manifests.mjs';
 
+/** Calls a function through serverless-offline's Lambda endpoint; a function error is thrown. */
+export function lambdaInvoker(url) {
+  return async (event) => {
+    const res = await fetch(url, { method: 'POST', body: JSON.stringify(event), headers: { 'Content-Type': 'application/json' } });
+    const text = await res.text();
+    const payload = text ? JSON.parse(text) : undefined;
+    if (!res.ok || res.headers.get('x-amz-function-error')) {
+      throw new Error(payload?.errorMessage ?? payload?.Message ?? `the consumer answered ${res.status}`);
+    }
+    return payload;
+  };
+}
+
+/** The local consumer's invocation URL (the function named by functions/events/functions.json). */
+export const consumerUrl = (lambdaEndpoint, service = 'aperture', stage = 'local') =>
+  `${lambdaEndpoint}/2015-03-31/functions/${service}-${stage}-${consumerMapping(ROOT).functionName}/invocations`;
+
 export function startLocalStream({ endpoint, tableName, lambdaEndpoint, service = 'aperture', stage = 'local', deadLetterFile, checkpointFile, say = () => undefined }) {
   const { functionName, ...mapping } = consumerMapping(ROOT);
   const url = `${lambdaEndpoint}/2015-03-31/functions/${service}-${stage}-${functionName}/invocations`;
@@ -15,15 +32,7 @@ export function startLocalStream({ endpoint, tableName, lambdaEndpoint, service 
     tableName,
     ...mapping,
     checkpointFile,
-    invoke: async (event) => {
-      const res = await fetch(url, { method: 'POST', body: JSON.stringify(event), headers: { 'Content-Type': 'application/json' } });
-      const text = await res.text();
-      const payload = text ? JSON.parse(text) : undefined;
-      if (!res.ok || res.headers.get('x-amz-function-error')) {
-        throw new Error(payload?.errorMessage ?? payload?.Message ?? `the consumer answered ${res.status}`);
-      }
-      return payload;
-    },
+    invoke: lambdaInvoker(url),
     onDeadLetter: (letter) => {
       if (deadLetterFile) appendFileSync(deadLetterFile, `${JSON.stringify({ at: new Date().toISOString(), ...letter })}\n`);
       say(`a stream record failed ${letter.attempts} times (${letter.error}); kept in ${deadLetterFile ?? 'no file'}`);
