@@ -11,3 +11,4 @@ export function startLocalAsync(options: {
   deadLetterFile?: string;
   say?: (msg: string) => void;
 }): LocalAsync;
+export function invokeFunction(lambdaEndpoint: string, functionName: string, event: unknown): Promise<void>;

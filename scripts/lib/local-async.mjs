@@ -17,6 +17,21 @@ import { createServer } from 'node:http';
 
 const INVOKE_PATH = /^\/2015-03-31\/functions\/([^/]+)\/invocations$/;
 
+/** One RequestResponse invocation through serverless-offline's Lambda endpoint; throws the function's error. */
+export async function invokeFunction(lambdaEndpoint, functionName, event) {
+  const res = await fetch(`${lambdaEndpoint}/2015-03-31/functions/${encodeURIComponent(functionName)}/invocations`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'X-Amz-Invocation-Type': 'RequestResponse' },
+    body: JSON.stringify(event),
+  });
+  const text = await res.text();
+  if (!res.ok || res.headers.get('x-amz-function-error')) {
+    let message = `answered ${res.status}`;
+    try { message = JSON.parse(text).errorMessage ?? message; } catch { /* not JSON */ }
+    throw new Error(message);
+  }
+}
+
 /**
  * @param {object} o
  * @param {string} o.lambdaEndpoint serverless-offline's Lambda endpoint (PORT+2)
@@ -27,20 +42,7 @@ const INVOKE_PATH = /^\/2015-03-31\/functions\/([^/]+)\/invocations$/;
  */
 export function startLocalAsync({ lambdaEndpoint, retriesOf = () => 2, backoffMs = [1000, 2000], deadLetterFile, say = () => undefined }) {
   const running = new Set();
-
-  async function invokeOnce(functionName, event) {
-    const res = await fetch(`${lambdaEndpoint}/2015-03-31/functions/${encodeURIComponent(functionName)}/invocations`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'X-Amz-Invocation-Type': 'RequestResponse' },
-      body: JSON.stringify(event),
-    });
-    const text = await res.text();
-    if (!res.ok || res.headers.get('x-amz-function-error')) {
-      let message = `answered ${res.status}`;
-      try { message = JSON.parse(text).errorMessage ?? message; } catch { /* not JSON */ }
-      throw new Error(message);
-    }
-  }
+  const invokeOnce = (functionName, event) => invokeFunction(lambdaEndpoint, functionName, event);
 
   async function run(functionName, event) {
     const retries = retriesOf(functionName);

@@ -5,3 +5,8 @@ export function redriveDeadLetters(opts: {
   invoke(event: { Records: Record<string, unknown>[] }): Promise<{ batchItemFailures?: { itemIdentifier: string }[] } | void>;
   log?(line: string): void;
 }): Promise<{ redriven: number; kept: number }>;
+export function redriveAsyncDeadLetters(opts: {
+  file: string;
+  invoke(functionName: string, event: unknown): Promise<void>;
+  log?(line: string): void;
+}): Promise<{ redriven: number; kept: number }>;

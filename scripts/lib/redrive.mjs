@@ -51,3 +51,31 @@ export async function redriveDeadLetters({ file, invoke, log = () => undefined }
   }
   return { redriven, kept: kept.length };
 }
+
+/**
+ * The asynchronous invocations that failed every attempt under `npm start`
+ * (`.async-dead-letters.jsonl`, scripts/lib/local-async.mjs: { functionName, event, ... } per
+ * line) are run again with `invoke(functionName, event)`; the same rules: handled letters
+ * leave the file, failing ones stay with their new error. Returns { redriven, kept }.
+ */
+export async function redriveAsyncDeadLetters({ file, invoke, log = () => undefined }) {
+  const letters = readDeadLetters(file);
+  const kept = [];
+  let redriven = 0;
+  for (const letter of letters) {
+    try {
+      await invoke(letter.functionName, letter.event);
+      log(`${letter.functionName} handled its event`);
+      redriven++;
+    } catch (err) {
+      const error = String(err?.message ?? err);
+      log(`${letter.functionName} failed again: ${error}`);
+      kept.push({ ...letter, error, redrivenAt: new Date().toISOString() });
+    }
+  }
+  if (letters.length) {
+    writeFileSync(`${file}.tmp`, kept.map((l) => `${JSON.stringify(l)}\n`).join(''));
+    renameSync(`${file}.tmp`, file);
+  }
+  return { redriven, kept: kept.length };
+}

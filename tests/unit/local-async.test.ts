@@ -9,6 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startLocalAsync } from '../../scripts/lib/local-async.mjs';
 import { asyncRetries } from '../../scripts/lib/manifests.mjs';
+import { redriveAsyncDeadLetters } from '../../scripts/lib/redrive.mjs';
+import { invokeFunction } from '../../scripts/lib/local-async.mjs';
 
 let lambda: Server;
 let lambdaEndpoint: string;
@@ -75,6 +77,22 @@ it('keeps an event whose every attempt failed on the dead-letter file, with the 
       event: { Records: [{ s3: { object: { key: 'uploads/M1' } } }] },
     })]);
     expect(said.join('\n')).toContain('failed 3 times');
+
+    // npm run redrive: once the cause is fixed the letter runs again and leaves the file; a
+    // letter that fails again stays, with its new error.
+    local.dispatch('aperture-local-cleanupWorker', { kind: 'post', id: 'P2' });
+    failuresLeft = { 'aperture-local-cleanupWorker': 3 };
+    await local.drain();
+    failuresLeft = { 'aperture-local-cleanupWorker': 1 };
+    calls.length = 0;
+    const file = join(dir, 'dead.jsonl');
+    const first = await redriveAsyncDeadLetters({ file, invoke: (name: string, event: unknown) => invokeFunction(lambdaEndpoint, name, event) });
+    expect(first).toEqual({ redriven: 1, kept: 1 });
+    expect(calls.map((c) => c.name)).toEqual(['aperture-local-mediaProcess', 'aperture-local-cleanupWorker']);
+    const left = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(left).toEqual([expect.objectContaining({ functionName: 'aperture-local-cleanupWorker', error: 'aperture-local-cleanupWorker broke', event: { kind: 'post', id: 'P2' } })]);
+    expect(await redriveAsyncDeadLetters({ file, invoke: (name: string, event: unknown) => invokeFunction(lambdaEndpoint, name, event) })).toEqual({ redriven: 1, kept: 0 });
+    expect(readFileSync(file, 'utf8')).toBe('');
   } finally {
     await local.stop();
   }
@@ -82,5 +100,7 @@ it('keeps an event whose every attempt failed on the dead-letter file, with the 
 
 it('retries as many times as the deployed function declares (Lambda\'s default 2)', () => {
   expect(asyncRetries('cleanupSweeper')).toBe(0);
+  expect(asyncRetries('cleanupWorker')).toBe(2);
+  expect(asyncRetries('mediaProcess')).toBe(2);
   expect(asyncRetries('no-such-function')).toBe(2);
 });
