@@ -1,18 +1,20 @@
 'use strict';
-// `npm start` (serverless-offline) builds every function in ONE esbuild run, and reloads them
-// after an edit.
+// Every function built in ONE esbuild run (`npm start`, `serverless package`, `deploy`), and
+// under `serverless offline` reloaded after an edit.
 //
 // Why: serverless-esbuild builds each handler in an esbuild run of its own, all at once. Every
 // run parses the same AWS SDK, middy, jose and zod again: measured on the shared 2-core machine
 // (load 11 to 16, 56 entry points, same options), 56 runs took 285 s and one run with all 56
-// entry points 44 s, which is what kept `npm start` from being ready within its 30 seconds.
-// Packaging (`serverless package`) keeps serverless-esbuild's own runs: each function's zip
-// is built alone there, which is what the bundle budget measures.
+// entry points 44 s, which is what kept `npm start` from being ready within its 30 seconds and
+// made packaging the prod stage take over four minutes. Without code splitting, esbuild writes
+// each entry point's bundle whole, byte for byte the bundle of a run of its own (checked on
+// all 56: identical files), so each function's zip is what it was, and the bundle budget
+// (tests/deploy/bundle-size.test.ts, which builds each function alone) still measures it.
 //
-// Only serverless-esbuild's `bundle` step is replaced, and only under `serverless offline`:
-// the same options (custom.esbuild, its plugins, its externals), the same output folder and
-// file names, the same record of what was built (`buildResults`), so the steps after it
-// (externals, serverless-offline's `location`) run unchanged.
+// Only serverless-esbuild's `bundle` step is replaced: the same options (custom.esbuild, its
+// plugins, its externals), the same output folder and file names, the same record of what was
+// built (`buildResults`), so the steps after it (externals, zips, serverless-offline's
+// `location`) run unchanged.
 //
 // Reload: serverless-offline runs the functions in its own process (`useInProcess`,
 // serverless.yml), where Node keeps a loaded bundle in its module cache. When
@@ -54,14 +56,13 @@ async function bundleOnce() {
   }));
 }
 
-class OfflineBuild {
+class OneBuild {
   constructor(serverless) {
-    const command = serverless.processedInput?.commands?.[0];
     this.hooks = {};
-    if (command !== 'offline') return;
     const esbuildPlugin = serverless.pluginManager.plugins.find((p) => p.constructor.name === 'EsbuildServerlessPlugin');
-    if (!esbuildPlugin) throw new Error('offline-build: serverless-esbuild must be listed before it in serverless.yml plugins');
+    if (!esbuildPlugin) throw new Error('one-build: serverless-esbuild must be listed before it in serverless.yml plugins');
     esbuildPlugin.bundle = bundleOnce.bind(esbuildPlugin);
+    if (serverless.processedInput?.commands?.[0] !== 'offline') return;
     this.hooks['offline:functionsUpdated:cleanup'] = () => {
       const buildDir = resolve(esbuildPlugin.buildDirPath) + sep;
       for (const file of Object.keys(require.cache)) {
@@ -71,4 +72,4 @@ class OfflineBuild {
   }
 }
 
-module.exports = OfflineBuild;
+module.exports = OneBuild;
