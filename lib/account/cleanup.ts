@@ -21,8 +21,7 @@ import { batchWrite, type Key } from '../db/batch';
 import { ConditionFailed, transact, type TxItem } from '../db/transact';
 import { INDEX, keys } from '../keys';
 import { NotFound } from '../errors';
-import type { TraceContext } from '../audit/context';
-import type { JobItem, JobKind } from '../events/jobs';
+import type { JobKind } from '../events/jobs';
 import { deletePost } from '../posts/write';
 import type { PostItem } from '../posts/model';
 import { deleteComment } from '../comments/delete';
@@ -30,11 +29,7 @@ import type { CommentItem } from '../comments/model';
 import { removeMedia } from '../media/use';
 import { removeAuthorFromFeeds } from '../feed/fanout';
 import { logger } from '../log';
-
-export interface AccountParams extends Record<string, unknown> {
-  userId: string;
-  trace: TraceContext;
-}
+import { FINAL_KIND, SWEEP_KINDS, jobItem, jobKind, type AccountParams } from './jobs';
 
 /** Items per Query page. */
 export const CHUNK = 500;
@@ -48,7 +43,7 @@ type Item = Record<string, unknown>;
 
 interface Sweep {
   kind: string;
-  /** The sweep that must be done before this one starts. */
+  /** The sweep that must be done before this one starts (SWEEP_KINDS). */
   after?: string;
   /** The key range holding the account's items of this kind. */
   range(userId: string): { index?: 'GSI1' | 'GSI2'; pk: string; skPrefix?: string };
@@ -126,7 +121,7 @@ const unlessGone = (err: unknown) => { if (!(err instanceof NotFound)) throw err
 
 const audit = (p: AccountParams) => ({ trace: p.trace, payload: { reason: 'account deleted' }, actorId: p.userId });
 
-export const SWEEPS: Sweep[] = [
+const REMOVERS: Sweep[] = [
   {
     // Whom the account follows: their followersCount.
     kind: 'following',
@@ -158,7 +153,6 @@ export const SWEEPS: Sweep[] = [
   {
     // Its posts, as their author's deletion would: their likes, comments, bookmarks, feed entries, media.
     kind: 'posts',
-    after: 'followers',
     range: (u) => ({ index: 'GSI1', pk: keys.postsOf(u) }),
     remove: (items, p) => inParallel(items, (i) => deletePost(i as unknown as PostItem, p.trace, audit(p).payload).catch(unlessGone)),
   },
@@ -171,14 +165,20 @@ export const SWEEPS: Sweep[] = [
   { kind: 'notifications', range: (u) => ({ pk: keys.notificationsOf(u) }), remove: deleteKeys },
 ];
 
+/** The sweeps in the order and with the dependencies the deleting transaction wrote their jobs (lib/account/jobs.ts). */
+export const SWEEPS: Sweep[] = SWEEP_KINDS.map(({ kind, after }) => {
+  const sweep = REMOVERS.find((r) => r.kind === kind);
+  if (!sweep) throw new Error(`no sweep for the account's ${kind}`);
+  return { ...sweep, after };
+});
+
 /** The last job: the user's own partition, then the user item and the GONE item together. */
 const FINAL: Sweep = {
-  kind: 'final',
+  kind: FINAL_KIND,
   range: (u) => ({ pk: keys.user(u).PK }),
   remove: (items) => deleteKeys(items.filter((i) => i.SK !== 'PROFILE')),
 };
 
-export const jobKind = (sweep: Sweep) => `account-${sweep.kind}`;
 
 async function page(sweep: Sweep, userId: string, cursor: string): Promise<{ items: Item[]; next?: Record<string, unknown> }> {
   const r = sweep.range(userId);
@@ -198,12 +198,6 @@ async function page(sweep: Sweep, userId: string, cursor: string): Promise<{ ite
 
 const ignoreConditionFailed = (err: unknown) => { if (!(err instanceof ConditionalCheckFailedException)) throw err; };
 
-/** The job item of a sweep, cursor at the start: the stream runs its first step when it is written. */
-export function jobItem(sweep: Sweep, params: AccountParams, createdAt: string): JobItem {
-  return {
-    ...keys.job(jobKind(sweep), params.userId), type: 'JOB', kind: jobKind(sweep), id: params.userId, params, cursor: '', steps: 0, createdAt,
-  };
-}
 
 /** A sweep is done: it leaves `jobsLeft`; the one that empties it starts the final job. */
 async function sweepDone(sweep: Sweep, params: AccountParams): Promise<void> {
@@ -225,7 +219,7 @@ async function sweepDone(sweep: Sweep, params: AccountParams): Promise<void> {
   const next = left?.size ? SWEEPS.filter((s) => s.after === sweep.kind) : [FINAL];
   for (const s of next) {
     await db.send(new PutCommand({
-      TableName: TABLE, Item: jobItem(s, params, new Date().toISOString()), ConditionExpression: 'attribute_not_exists(PK)',
+      TableName: TABLE, Item: jobItem(s.kind, params, new Date().toISOString()), ConditionExpression: 'attribute_not_exists(PK)',
     })).catch(ignoreConditionFailed);
   }
 }
@@ -245,7 +239,7 @@ async function finish(params: AccountParams): Promise<void> {
 
 function job(sweep: Sweep, last: (params: AccountParams) => Promise<void>): JobKind<AccountParams> {
   return {
-    kind: jobKind(sweep),
+    kind: jobKind(sweep.kind),
     async step(params, cursor) {
       const started = Date.now();
       let at = cursor ?? '';

@@ -12,7 +12,7 @@ import { diffState } from '../audit/diff';
 import type { TraceContext } from '../audit/context';
 import { TABLE } from '../db/client';
 import { goneItem } from './gone';
-import { SWEEPS, jobItem, type AccountParams } from './cleanup';
+import { SWEEP_KINDS, jobItem, type AccountParams } from './jobs';
 
 export async function deleteAccount(user: UserItem, trace: TraceContext, payload: Record<string, unknown>): Promise<void> {
   const now = new Date().toISOString();
@@ -30,8 +30,8 @@ export async function deleteAccount(user: UserItem, trace: TraceContext, payload
     onConflict: () => new InvalidCredentials(),
     extra: [
       ...releaseNames(user),
-      goneItem(user.id, 'deleted', now, SWEEPS.map((s) => s.kind)),
-      ...SWEEPS.filter((s) => !s.after).map((s) => ({ op: { Put: { TableName: TABLE, Item: jobItem(s, params, now) } } })),
+      goneItem(user.id, 'deleted', now, SWEEP_KINDS.map((s) => s.kind)),
+      ...SWEEP_KINDS.filter((s) => !s.after).map((s) => ({ op: { Put: { TableName: TABLE, Item: jobItem(s.kind, params, now) } } })),
     ],
   });
 }

@@ -49,12 +49,16 @@ export const password = () => z.string().check(
   z.refine((s) => [...s].length <= 128, 'must be at most 128 characters long'),
   z.meta({ minLength: 8, maxLength: 128, format: 'password', pattern: '^[^\\uD800-\\uDFFF]*$' }),
 );
-// zod's own e-mail rule, on the trimmed address; the length bound as a lookahead.
-const EMAIL = z.regexes.email.source.replace(/^\^|\$$/g, '');
+// zod's own e-mail rule (its `regexes.email`; tests/unit/fields.test.ts checks they are the
+// same), written out here: reaching it through `z.regexes` keeps every one of zod's regexes in
+// the bundle (6.5 KB of the profile edit's and registration's, against their bundle budget).
+export const EMAIL_REGEX = /^(?:[A-Za-z0-9_'+\-]+\.)*[A-Za-z0-9_'+\-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9\-]*\.)+[A-Za-z]{2,}$/;
+// On the trimmed address; the length bound as a lookahead.
+const EMAIL = EMAIL_REGEX.source.replace(/^\^|\$$/g, '');
 export const EMAIL_PATTERN = `^\\s*(?=\\S{1,254}\\s*$)(?:${EMAIL})\\s*$`;
 export const email = () =>
   z.string().check(
-    z.trim(), z.maxLength(254), z.regex(z.regexes.email, 'must be a valid e-mail address'), z.toLowerCase(),
+    z.trim(), z.maxLength(254), z.regex(EMAIL_REGEX, 'must be a valid e-mail address'), z.toLowerCase(),
     z.meta({ format: 'email', pattern: EMAIL_PATTERN, maxLength: undefined, description: 'trimmed; at most 254 characters; stored lower-cased' }),
   );
 export const bio = () => text(0, 150);
