@@ -5,10 +5,11 @@
 // handler (in process, with warm-up), measures the cold start of every bundle in fresh
 // processes, prints the tables and the target checks, and writes the JSON result.
 //
-// Options: --out <file>  --markdown <file>  --scales 1x,10x  --iterations 30  --warmup 200  --init-runs 5
+// Options: --out <file>  --markdown <file>  --scales 1x,10x (none: only the hot post and the feed's rows)  --iterations 30  --warmup 200  --init-runs 5
 //          --only <text> (endpoints whose route contains it)  --no-init (skip cold starts)
 //          --no-feed (skip the home feed's and the notifications' own rows: page cost by following
 //          count, fan-out, create to visible; a notifications page at 10 and 100,000 stored)
+//          --no-hot (skip the hot post: 500 users like one post, 50 at a time)
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -17,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { ensureTable, localClient, startDynamoLocal } from './lib/local-dynamodb.mjs';
 import { bundle, checkEsbuildSettings, discoverFunctions, routeParams, routeShape } from './bench/build.mjs';
 import { SCALES, buildDataset } from './bench/dataset.mjs';
@@ -27,20 +28,22 @@ import { scenarioContext, scenarioKey, scenarios } from './bench/scenarios.mjs';
 import { bundleTable, checks, endpointTable, markdownTables } from './bench/report.mjs';
 import { benchFeed, feedTable } from './bench/feed.mjs';
 import { benchNotifications, notificationsTable } from './bench/notifications.mjs';
+import { benchHotPost, hotPostTable } from './bench/hot-post.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const require = createRequire(import.meta.url);
 const say = (msg) => process.stderr.write(`[bench] ${msg}\n`);
 
 function options(argv) {
-  const o = { scales: '1x,10x', iterations: 30, warmup: 200, 'init-runs': 5, init: true, feed: true };
+  const o = { scales: '1x,10x', iterations: 30, warmup: 200, 'init-runs': 5, init: true, feed: true, hot: true };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--no-init') o.init = false;
     else if (a === '--no-feed') o.feed = false;
+    else if (a === '--no-hot') o.hot = false;
     else if (a.startsWith('--')) o[a.slice(2)] = argv[++i];
   }
-  return { ...o, scales: String(o.scales).split(','), iterations: Number(o.iterations), warmup: Number(o.warmup), initRuns: Number(o['init-runs']) };
+  return { ...o, scales: String(o.scales).split(',').filter((n) => n && n !== 'none'), iterations: Number(o.iterations), warmup: Number(o.warmup), initRuns: Number(o['init-runs']) };
 }
 
 const opts = options(process.argv.slice(2));
@@ -105,7 +108,16 @@ try {
     say(`loading ${scale.name}: ${scale.users} users, ${ds.posts.length} posts`);
     const load = await loadDataset(ds, lib, { endpoint: dynamo.endpoint, table: TABLE, concurrency: 16 });
     say(`loaded ${load.items} items in ${(load.ms / 1000).toFixed(1)} s`);
-    const ctx = scenarioContext(ds, { signToken: lib.signToken, runTag, startSession });
+    const ctx = scenarioContext(ds, {
+      signToken: lib.signToken, runTag, startSession, keys: lib.keys, newId: lib.newId,
+      put: (item) => sessions.send(new PutCommand({ TableName: TABLE, Item: item })),
+      openReports: async () => {
+        const res = await sessions.send(new QueryCommand({
+          TableName: TABLE, IndexName: 'GSI1', KeyConditionExpression: 'GSI1PK = :q', ExpressionAttributeValues: { ':q': lib.keys.reportQueue('open') }, Limit: 100,
+        }));
+        return (res.Items ?? []).map((r) => r.id);
+      },
+    });
     const entry = { name: scale.name, users: scale.users, posts: ds.posts.length, items: load.items, loadMs: load.ms, endpoints: {} };
 
     for (const s of selected) {
@@ -128,7 +140,7 @@ try {
       };
       try {
         entry.endpoints[key] = await runScenario({
-          scenario, handler: fn.handler, routeKey: fn.route, ctx, warmup: opts.warmup, iterations: opts.iterations, rawClient: raw,
+          scenario, handler: fn.handler, routeKey: fn.route, ctx, warmup: Math.min(opts.warmup, s.warmup ?? opts.warmup), iterations: opts.iterations, rawClient: raw,
         });
       } catch (err) {
         entry.endpoints[key] = { status: 'error', message: err.message };
@@ -137,9 +149,14 @@ try {
       say(`${scale.name} ${key}: ${e.status === 'ok' ? `p50 ${e.p50Ms} ms, ${e.dbCalls} requests, ${e.dbRoundTrips} trips` : `${e.status} ${e.message ?? ''}`}`);
       // Cold-start events for this function, on this (the first) data set.
       if (!initEvents.has(fn.name) && e.status === 'ok') {
+        // A scenario whose fresh targets ran out gives its cold starts an empty request.
         const events = [];
-        for (let r = 0; r < opts.initRuns; r++) events.push(apiEvent(fn.route, await scenario.request(ctx, opts.warmup + opts.iterations + 1 + r)));
-        initEvents.set(fn.name, events);
+        try {
+          for (let r = 0; r < opts.initRuns; r++) events.push(apiEvent(fn.route, await scenario.request(ctx, opts.warmup + opts.iterations + 1 + r)));
+          initEvents.set(fn.name, events);
+        } catch (err) {
+          say(`${scale.name} ${key}: no cold-start requests (${err.message})`);
+        }
       }
     }
     result.scales.push(entry);
@@ -168,6 +185,12 @@ try {
       }
     }
   }
+  if (opts.hot) {
+    // On the last scale's table, still loaded: 500 new users and one new post among its data.
+    if (!result.scales.length) await ensureTable(dynamo.endpoint, TABLE);
+    say(`hot post: 500 users like one post, 50 at a time`);
+    result.hotPost = await benchHotPost({ endpoint: dynamo.endpoint, table: TABLE, lib, handler: byRoute.get(routeShape('POST /posts/like/{post_id}')).handler, say });
+  }
   if (opts.feed) {
     // Its own data on an emptied table; the stream consumer's bundle as deployment builds it.
     await raw.send(new DeleteTableCommand({ TableName: TABLE })).catch(() => undefined);
@@ -193,6 +216,7 @@ try {
   process.stdout.write(`${endpointTable(result, selected)}\n`);
   if (opts.init) process.stdout.write(`${bundleTable(result)}\n`);
   if (result.feed) process.stdout.write(`\n${feedTable(result.feed)}\n\n${notificationsTable(result.notifications)}\n`);
+  if (result.hotPost) process.stdout.write(`\n${hotPostTable(result.hotPost)}\n`);
   process.stdout.write(`\n${checks(result, selected)}\n`);
   result.meta = {
     date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, loadavg: os.loadavg().map((n) => Math.round(n * 10) / 10),
@@ -207,7 +231,7 @@ try {
   if (opts.markdown) {
     const md = resolve(process.cwd(), opts.markdown);
     mkdirSync(dirname(md), { recursive: true });
-    writeFileSync(md, `${markdownTables(result)}${result.feed ? `\n${feedTable(result.feed)}\n\n${notificationsTable(result.notifications)}\n` : ''}`);
+    writeFileSync(md, `${markdownTables(result)}${result.feed ? `\n${feedTable(result.feed)}\n\n${notificationsTable(result.notifications)}\n` : ''}${result.hotPost ? `\n${hotPostTable(result.hotPost)}\n` : ''}`);
     say(`wrote ${md}`);
   }
   say(`done in ${result.meta.seconds} s`);

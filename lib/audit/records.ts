@@ -3,7 +3,7 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { newId } from '../ids';
 import { db, TABLE } from '../db/client';
-import { transactChange, type TxItem } from '../db/transact';
+import { countedChange, transactChange, type Counted, type Counter, type TxItem } from '../db/transact';
 import { keys } from '../keys';
 import { config } from '../config';
 import type { TraceContext } from './context';
@@ -80,6 +80,19 @@ export async function recordChange(trace: TraceContext, items: TxItem[], edge: T
   const changed = await transactChange([...items, logItem(trace, entry)], edge);
   if (!changed) await recordNoChange(trace, entry, unchanged);
   return changed;
+}
+
+/**
+ * recordChange for a change whose answer carries a counter (lib/db/transact.ts countedChange):
+ * `items(step)` builds the change around the counter's step; the record goes in with it.
+ */
+export async function recordCountedChange(
+  trace: TraceContext, items: (step: TxItem) => TxItem[], edge: TxItem, counter: Counter, entry: LogEntry, unchanged: string,
+): Promise<Counted> {
+  const log = logItem(trace, entry);
+  const result = await countedChange((step) => [...items(step), log], edge, counter);
+  if (!result.changed) await recordNoChange(trace, entry, unchanged);
+  return result;
 }
 
 /** The record of a request that changed nothing (an idempotent no-op). */

@@ -1,7 +1,6 @@
 // Small pieces the graph writes share: the edge items of follows and blocks, and the
 // ConditionChecks/Updates that keep counters exact inside one transaction.
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { db, TABLE } from '../db/client';
+import { TABLE } from '../db/client';
 import { batchGet, itemKey } from '../db/batch';
 import type { TxItem } from '../db/transact';
 import { keys } from '../keys';
@@ -68,14 +67,6 @@ export function moveCounters(userId: string, deltas: Record<string, number>, onM
     },
     ...(onMissing ? { onConditionFailed: onMissing } : {}),
   };
-}
-
-/** A user's followersCount, read after a change (strongly consistent). */
-export async function followersCountOf(userId: string): Promise<number> {
-  const res = await db.send(new GetCommand({
-    TableName: TABLE, Key: keys.user(userId), ProjectionExpression: 'followersCount', ConsistentRead: true,
-  }));
-  return Number(res.Item?.followersCount ?? 0);
 }
 
 /** Which of the given edge keys exist, in one consistent BatchGet. */

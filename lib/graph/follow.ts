@@ -1,15 +1,18 @@
 // Follow and unfollow: each is ONE transaction holding the edge (put or deleted under a
 // condition), both counters and the trace record, so counters equal edges under any
-// concurrency. A repeated follow or an unfollow without a follow is a 200 no-op whose
+// concurrency. The target's followersCount in the answer comes from the write itself (the
+// transaction is conditioned on the count read with the target, lib/db/transact.ts
+// countedChange). A repeated follow or an unfollow without a follow is a 200 no-op whose
 // record is written on its own (the transaction's edge condition tells us which case it is).
 import { TABLE } from '../db/client';
-import type { TxItem } from '../db/transact';
+import type { Counter, TxItem } from '../db/transact';
 import { keys } from '../keys';
 import { FollowLimitReached, Forbidden, NotFound } from '../errors';
-import { recordChange, recordNoChange } from '../audit/records';
+import { recordCountedChange, recordNoChange } from '../audit/records';
 import { diffState } from '../audit/diff';
 import type { TraceContext } from '../audit/context';
-import { FOLLOW_LIMIT, followEdge, followersCountOf, moveCounters } from './edges';
+import { FOLLOW_LIMIT, followEdge, moveCounters } from './edges';
+import type { CountedTarget } from './target';
 import { notGone } from '../account/gone';
 
 export interface FollowResult {
@@ -28,17 +31,24 @@ const noBlock = (blockerId: string, blockedId: string, error: () => Forbidden | 
   onConditionFailed: error,
 });
 
-export async function follow(callerId: string, targetId: string, trace: TraceContext, payload: Record<string, unknown>): Promise<FollowResult> {
+/** The target's followersCount, conditioned on the count read with the target: the answer needs no read after the write. */
+const followersCounter = (target: CountedTarget, delta: 1 | -1): Counter => ({
+  key: keys.user(target.id), field: 'followersCount', seen: target.followersCount, delta, onMissing: () => new NotFound('user'),
+  stamp: { field: 'followersCountAt', seen: target.followersCountAt },
+});
+
+export async function follow(callerId: string, target: CountedTarget, trace: TraceContext, payload: Record<string, unknown>): Promise<FollowResult> {
+  const targetId = target.id;
   const edge = followEdge(callerId, targetId, new Date().toISOString());
   const put: TxItem = { op: { Put: { TableName: TABLE, Item: edge, ConditionExpression: 'attribute_not_exists(PK)' } } };
   // The order of the items decides which answer wins when several conditions fail at once:
   // blocks and a missing target first, then "already following" (a no-op, even at the
   // limit), then the limit.
-  const changed = await recordChange(trace, [
+  const { changed, count } = await recordCountedChange(trace, (followers) => [
     noBlock(callerId, targetId, () => new Forbidden('You blocked this user. Unblock them to follow them.')),
     noBlock(targetId, callerId, () => new NotFound('user')),
     notGone(targetId, () => new NotFound('user')),
-    moveCounters(targetId, { followersCount: 1 }, () => new NotFound('user')),
+    followers,
     put,
     {
       op: {
@@ -52,35 +62,36 @@ export async function follow(callerId: string, targetId: string, trace: TraceCon
       },
       onConditionFailed: () => new FollowLimitReached(FOLLOW_LIMIT),
     },
-  ], put, {
+  ], put, followersCounter(target, 1), {
     type: 'USER_FOLLOWED',
     description: `User ${callerId} followed user ${targetId}.`,
     actorId: callerId,
     payload,
     diff: diffState(null, { followerId: callerId, followeeId: targetId, createdAt: edge.createdAt }),
   }, `User ${callerId} already follows user ${targetId}; nothing changed.`);
-  return { changed, followersCount: await followersCountOf(targetId) };
+  return { changed, followersCount: count };
 }
 
-export async function unfollow(callerId: string, targetId: string, trace: TraceContext, payload: Record<string, unknown>): Promise<FollowResult> {
+export async function unfollow(callerId: string, target: CountedTarget, trace: TraceContext, payload: Record<string, unknown>): Promise<FollowResult> {
+  const targetId = target.id;
   // Nobody follows themselves (and one transaction may not touch the user item twice).
   if (targetId === callerId) {
     await recordNoChange(trace, { type: 'USER_UNFOLLOWED', actorId: callerId, payload }, `User ${callerId} does not follow themselves; nothing changed.`);
-    return { changed: false, followersCount: await followersCountOf(targetId) };
+    return { changed: false, followersCount: target.followersCount };
   }
   const del: TxItem = { op: { Delete: { TableName: TABLE, Key: keys.follow(callerId, targetId), ConditionExpression: 'attribute_exists(PK)' } } };
-  const changed = await recordChange(trace, [
+  const { changed, count } = await recordCountedChange(trace, (followers) => [
     // To someone they blocked, a user does not exist.
     noBlock(targetId, callerId, () => new NotFound('user')),
-    moveCounters(targetId, { followersCount: -1 }, () => new NotFound('user')),
+    followers,
     del,
     moveCounters(callerId, { followingCount: -1 }),
-  ], del, {
+  ], del, followersCounter(target, -1), {
     type: 'USER_UNFOLLOWED',
     description: `User ${callerId} unfollowed user ${targetId}.`,
     actorId: callerId,
     payload,
     diff: diffState({ followerId: callerId, followeeId: targetId }, null),
   }, `User ${callerId} does not follow user ${targetId}; nothing changed.`);
-  return { changed, followersCount: await followersCountOf(targetId) };
+  return { changed, followersCount: count };
 }

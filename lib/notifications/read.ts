@@ -43,7 +43,10 @@ export async function readNotifications(caller: { userId: string; hidden(): Prom
   const after = cursor === undefined ? undefined : decodeCursor(cursor);
   // The count is read beside the first page read, never before it: a notification that lands
   // between the two reads is counted and not yet listed (the next read lists it), never the reverse.
-  const hidden = await caller.hidden();
+  // The hidden ids are read beside the first page (no round trip of their own) and applied to it after.
+  const hiddenRead = caller.hidden();
+  hiddenRead.catch(() => undefined); // awaited below; never an unhandled rejection meanwhile
+  let hidden: Set<string> | undefined;
   const pk = keys.notificationsOf(caller.userId);
   const shown: NotificationItem[] = [];
   let start: Record<string, unknown> | undefined;
@@ -61,6 +64,7 @@ export async function readNotifications(caller: { userId: string; hidden(): Prom
       Limit: Math.max(limit + 1 - shown.length, reads ? 25 : 0),
       ExclusiveStartKey: start,
     }));
+    hidden ??= await hiddenRead;
     for (const item of (res.Items ?? []) as NotificationItem[]) {
       lastRead = item.GSI1SK;
       if (!hidden.has(item.actorId)) shown.push(item);
@@ -69,7 +73,8 @@ export async function readNotifications(caller: { userId: string; hidden(): Prom
     start = res.LastEvaluatedKey;
     more = start !== undefined;
     // The unread ones of hidden users are counted with the stored count (nothing to count without blocks).
-    counted ??= notificationState(caller.userId).then(async (state) => [state, await Promise.all([...hidden].map((h) => unreadFrom(caller.userId, h, state.readUpTo)))]);
+    const blocked = hidden;
+    counted ??= notificationState(caller.userId).then(async (state) => [state, await Promise.all([...blocked].map((h) => unreadFrom(caller.userId, h, state.readUpTo)))]);
   }
   const page = shown.slice(0, limit);
   const hasMore = shown.length > limit || more;

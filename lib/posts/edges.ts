@@ -4,10 +4,10 @@
 // there fails its condition, and the request becomes a logged no-op: liking twice
 // leaves one like and the counter exact, however many requests race.
 import { TABLE } from '../db/client';
-import type { TxItem } from '../db/transact';
+import type { Counted, Counter, TxItem } from '../db/transact';
 import { keys } from '../keys';
 import { Forbidden, NotFound } from '../errors';
-import { recordChange } from '../audit/records';
+import { recordChange, recordCountedChange } from '../audit/records';
 import { diffState } from '../audit/diff';
 import type { TraceContext } from '../audit/context';
 import type { PostItem } from './model';
@@ -36,17 +36,14 @@ function blockChecks(c: EdgeContext, callerBlockForbids: boolean): TxItem[] {
   return checks;
 }
 
-const likesCountStep = (postId: string, by: 1 | -1): TxItem => ({
-  op: {
-    Update: {
-      TableName: TABLE,
-      Key: keys.post(postId),
-      UpdateExpression: 'ADD likesCount :by',
-      ConditionExpression: 'attribute_exists(PK)',
-      ExpressionAttributeValues: { ':by': by },
-    },
-  },
-  onConditionFailed: () => new NotFound('post'),
+/**
+ * The post's likesCount as the change moves it: conditioned on the count the handler read with
+ * the post, so the answer is that count plus or minus one, with no read after the write
+ * (lib/db/transact.ts countedChange).
+ */
+const likesCounter = (post: PostItem, delta: 1 | -1): Counter => ({
+  key: keys.post(post.id), field: 'likesCount', seen: post.likesCount ?? 0, delta, onMissing: () => new NotFound('post'),
+  stamp: { field: 'likesCountAt', seen: post.likesCountAt },
 });
 
 const postExists = (postId: string): TxItem => ({
@@ -61,8 +58,6 @@ interface Mutation {
   guards: TxItem[];
   /** The edge put/delete; its failed condition makes the request a no-op. */
   edge: TxItem;
-  /** Counter steps that only apply when the edge changes. */
-  steps: TxItem[];
   diff: ReturnType<typeof diffState>;
 }
 
@@ -70,7 +65,13 @@ interface Mutation {
 async function apply(c: EdgeContext, m: Mutation): Promise<boolean> {
   const log = { type: m.type, description: m.description, actorId: c.callerId, payload: c.payload };
   // Guards come first: when one fails with the edge, the guard's error is the answer.
-  return recordChange(c.trace, [...m.guards, ...m.steps, m.edge], m.edge, { ...log, diff: m.diff }, `${m.description} (no change)`);
+  return recordChange(c.trace, [...m.guards, m.edge], m.edge, { ...log, diff: m.diff }, `${m.description} (no change)`);
+}
+
+/** apply() for a like or an unlike: the post's count moves with the edge and comes back in the answer. */
+function applyCounted(c: EdgeContext, m: Mutation, counter: Counter): Promise<Counted> {
+  const log = { type: m.type, description: m.description, actorId: c.callerId, payload: c.payload };
+  return recordCountedChange(c.trace, (step) => [...m.guards, step, m.edge], m.edge, counter, { ...log, diff: m.diff }, `${m.description} (no change)`);
 }
 
 /** The like edge of a post; it names the post's author, whom its notification goes to (lib/notifications). */
@@ -87,27 +88,26 @@ export const bookmarkItem = (userId: string, postId: string, createdAt: string) 
   type: 'BOOKMARK', userId, postId, createdAt,
 });
 
-export function likePost(c: EdgeContext): Promise<boolean> {
+/** Likes the post; the answer's likesCount is the count right after this like (or as it stood, for a repeated like). */
+export function likePost(c: EdgeContext): Promise<Counted> {
   const edge = postLikeItem(c.post.id, c.callerId, new Date().toISOString(), c.post.author);
-  return apply(c, {
+  return applyCounted(c, {
     type: 'POST_LIKED',
     description: 'A post was liked.',
     guards: blockChecks(c, true),
-    steps: [likesCountStep(c.post.id, 1)],
     edge: { op: { Put: { TableName: TABLE, Item: edge, ConditionExpression: 'attribute_not_exists(PK)' } } },
     diff: diffState(null, { postId: edge.postId, userId: edge.userId, createdAt: edge.createdAt }),
-  });
+  }, likesCounter(c.post, 1));
 }
 
-export function unlikePost(c: EdgeContext): Promise<boolean> {
-  return apply(c, {
+export function unlikePost(c: EdgeContext): Promise<Counted> {
+  return applyCounted(c, {
     type: 'POST_UNLIKED',
     description: 'A post was unliked.',
     guards: blockChecks(c, false),
-    steps: [likesCountStep(c.post.id, -1)],
     edge: { op: { Delete: { TableName: TABLE, Key: keys.postLike(c.post.id, c.callerId), ConditionExpression: 'attribute_exists(PK)' } } },
     diff: diffState({ postId: c.post.id, userId: c.callerId }, null),
-  });
+  }, likesCounter(c.post, -1));
 }
 
 export function bookmarkPost(c: EdgeContext): Promise<boolean> {
@@ -117,7 +117,6 @@ export function bookmarkPost(c: EdgeContext): Promise<boolean> {
     type: 'POST_BOOKMARKED',
     description: 'A post was bookmarked.',
     guards: [...blockChecks(c, true), postExists(c.post.id)],
-    steps: [],
     edge: { op: { Put: { TableName: TABLE, Item: item, ConditionExpression: 'attribute_not_exists(PK)' } } },
     diff: diffState(null, { postId: c.post.id, userId: c.callerId, createdAt }),
   });
@@ -128,7 +127,6 @@ export function unbookmarkPost(c: EdgeContext): Promise<boolean> {
     type: 'POST_UNBOOKMARKED',
     description: 'A bookmark was removed.',
     guards: blockChecks(c, false),
-    steps: [],
     edge: { op: { Delete: { TableName: TABLE, Key: keys.bookmark(c.callerId, c.post.id), ConditionExpression: 'attribute_exists(PK)' } } },
     diff: diffState({ postId: c.post.id, userId: c.callerId }, null),
   });

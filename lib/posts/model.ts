@@ -17,6 +17,8 @@ export interface PostItem {
   createdAt: string;
   updatedAt: string;
   likesCount: number;
+  /** When likesCount last moved (epoch ms): a hot post's like skips the optimistic attempt (lib/db/transact.ts countedChange). */
+  likesCountAt?: number;
   commentsCount: number;
   /** false: the author had more than FANOUT_MAX_FOLLOWERS followers; followers' feeds read it at read time. */
   fanout?: boolean;

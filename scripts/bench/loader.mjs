@@ -44,6 +44,7 @@ export function* itemsOf(ds, lib, passwordHash) {
   }
 
   const shardCounts = new Array(FEED_SHARDS).fill(0);
+  const unread = new Array(users.length).fill(0);
   for (const post of posts) {
     shardCounts[shardOf(post.id, FEED_SHARDS)]++;
     const top = post.comments;
@@ -57,9 +58,17 @@ export function* itemsOf(ds, lib, passwordHash) {
     yield lib.homeEntry(userId(post.author), post.id, userId(post.author));
     for (const f of ds.followersOf(post.author)) yield lib.homeEntry(userId(f), post.id, userId(post.author));
     for (const [k, l] of post.likers.entries()) {
-      yield lib.postLikeItem(post.id, userId(l), new Date(Date.parse(post.createdAt) + 1000 + k).toISOString(), userId(post.author));
+      const at = new Date(Date.parse(post.createdAt) + 1000 + k).toISOString();
+      yield lib.postLikeItem(post.id, userId(l), at, userId(post.author));
+      // The notification the like's stream record leaves its author (lib/notifications).
+      if (l !== post.author) {
+        yield lib.notificationItem({ kind: 'POST_LIKE', recipientId: userId(post.author), actorId: userId(l), cause: `POST_LIKE#${post.id}#${userId(l)}`, postId: post.id }, at);
+        unread[post.author]++;
+      }
     }
   }
+  // Every notification unread: the count the stream's writes leave (lib/notifications/store.ts).
+  for (const u of users) yield { ...keys.notificationState(u.id), unread: unread[u.i] };
   // The global post counter's shards, as post creation's `ADD count 1` leaves them.
   for (let s = 0; s < FEED_SHARDS; s++) yield { ...keys.postCounterShard(s), count: shardCounts[s] };
 

@@ -191,6 +191,8 @@ export async function runScenario({ scenario, handler, routeKey, ctx, warmup, it
     }
     if (k < warmup) continue;
     const call = { ms: out.ms, ...summarize(out.records) };
+    // The read's floor, from its own answer (scripts/bench/scenarios.mjs).
+    if (scenario.floorRcu) call.floor = scenario.floorRcu(JSON.parse(out.body));
     if (process.env.BENCH_TRACE && k === warmup) process.stderr.write(traceOf(routeKey, out, call.depth));
     // Replayed right away, so that both figures see the same load on the machine.
     call.bare = await replay(rawClient, out.records, call.depth);
@@ -206,5 +208,6 @@ export async function runScenario({ scenario, handler, routeKey, ctx, warmup, it
     rcu: round(median(calls.map((c) => c.rcu))),
     wcu: round(median(calls.map((c) => c.wcu))),
     bareP50Ms: round(median(bare)),
+    ...(scenario.floorRcu ? { floorRcu: round(median(calls.map((c) => c.floor))) } : {}),
   };
 }

@@ -9,8 +9,8 @@ const fmt = (n) => (n === undefined ? '-' : Number.isInteger(n) ? String(n) : n.
 
 export function endpointTable(result, scenarios) {
   const lines = [];
-  const cols = ['p50Ms', 'p95Ms', 'bareP50Ms', 'dbCalls', 'dbRoundTrips', 'rcu', 'wcu'];
-  const head = ['p50', 'p95', 'bare', 'reqs', 'trips', 'RCU', 'WCU'];
+  const cols = ['p50Ms', 'p95Ms', 'bareP50Ms', 'dbCalls', 'dbRoundTrips', 'rcu', 'floorRcu', 'wcu'];
+  const head = ['p50', 'p95', 'bare', 'reqs', 'trips', 'RCU', 'floor', 'WCU'];
   for (const scale of result.scales) {
     lines.push('', `Scale ${scale.name}: ${scale.users} users, ${scale.posts} posts (${scale.items} items loaded in ${(scale.loadMs / 1000).toFixed(1)} s)`);
     lines.push(`${pad('endpoint', 40)}${head.map((h) => lpad(h, 8)).join('')}`);
@@ -134,13 +134,13 @@ export function checks(result, scenarios) {
  */
 export function markdownTables(result) {
   const num = (n) => (n === undefined ? '-' : Number.isInteger(n) ? String(n) : (Math.round(n * 10) / 10).toFixed(1));
-  const out = ['| endpoint | scale | p50 ms | p95 ms | bare p50 ms | requests | round trips | RCU | WCU |', '|---|---|---|---|---|---|---|---|---|'];
+  const out = ['| endpoint | scale | p50 ms | p95 ms | bare p50 ms | requests | round trips | RCU | floor RCU | WCU |', '|---|---|---|---|---|---|---|---|---|---|'];
   for (const key of Object.keys(result.scales[0]?.endpoints ?? {})) {
     result.scales.forEach((scale, i) => {
       const e = scale.endpoints[key];
       const name = i === 0 ? `\`${key}\`` : '';
-      if (!e || e.status !== 'ok') out.push(`| ${name} | ${scale.name} | ${e?.status ?? 'missing'} | | | | | | |`);
-      else out.push(`| ${name} | ${scale.name} | ${num(e.p50Ms)} | ${num(e.p95Ms)} | ${num(e.bareP50Ms)} | ${e.dbCalls} | ${e.dbRoundTrips} | ${num(e.rcu)} | ${num(e.wcu)} |`);
+      if (!e || e.status !== 'ok') out.push(`| ${name} | ${scale.name} | ${e?.status ?? 'missing'} | | | | | | | |`);
+      else out.push(`| ${name} | ${scale.name} | ${num(e.p50Ms)} | ${num(e.p95Ms)} | ${num(e.bareP50Ms)} | ${e.dbCalls} | ${e.dbRoundTrips} | ${num(e.rcu)} | ${e.floorRcu === undefined ? '' : num(e.floorRcu)} | ${num(e.wcu)} |`);
     });
   }
   const b = result.baseline;

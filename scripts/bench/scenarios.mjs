@@ -6,13 +6,21 @@
 // The function serving a route is found in functions/*/functions.json; a route with no
 // function yet is reported as "missing". Order matters: reads run before the writes that
 // change the data, deletions last.
+//
+// `floorRcu(body)` (reads): what the answer costs at DynamoDB's prices if nothing but its
+// own items were read, from the answer itself: the caller's user and session items (2
+// consistent GetItems of at most 4 KB: 2 RCU; every authenticated request reads them), each
+// Query page of the list's small edge items (0.5 RCU per 4 KB, eventually consistent) and
+// each listed item (a post, a user, a media item: at most 4 KB each, 0.5 RCU). The measured
+// RCU over the floor is what the design reads beyond the answer (block lists, counters...).
+// `warmup` overrides the run's warm-up where the data set has fewer fresh targets than 200.
 
 import { PASSWORD } from './dataset.mjs';
 
 const mod = (a, n) => ((a % n) + n) % n;
 
 /** Helpers over one loaded data set, shared by the scenarios of a scale. */
-export function scenarioContext(ds, { signToken, runTag, startSession }) {
+export function scenarioContext(ds, { signToken, runTag, startSession, put, openReports, keys, newId }) {
   const tokens = new Map();
   const claimed = new Set();
   const gonePosts = new Set();
@@ -24,13 +32,32 @@ export function scenarioContext(ds, { signToken, runTag, startSession }) {
   const ctx = {
     ds,
     runTag,
+    keys,
+    newId,
     N: ds.N,
     user: (i) => ds.users[mod(i, ds.N)],
     async token(i) {
       const u = ctx.user(i);
-      // The session the loader wrote for the user (scripts/bench/loader.mjs).
-      if (!tokens.has(u.id)) tokens.set(u.id, await signToken(u.id, u.sessionId));
-      return tokens.get(u.id);
+      // The session the loader wrote for the user (scripts/bench/loader.mjs). Signed again after
+      // 5 minutes: a run on a loaded machine outlasts an access token's lifetime, and the
+      // deletions at its end were answered 401.
+      const held = tokens.get(u.id);
+      if (held && Date.now() - held.at < 5 * 60_000) return held.token;
+      const token = await signToken(u.id, u.sessionId);
+      tokens.set(u.id, { token, at: Date.now() });
+      return token;
+    },
+    /** A token of user i with the moderator's scope (on the session the loader wrote). */
+    modToken: (i) => signToken(ctx.user(i).id, ctx.user(i).sessionId, ['moderate']),
+    /** Writes an item outside the measured call (what a scenario's target needs first). */
+    put: (item) => {
+      if (!put) throw new Error('this scenario context cannot write items');
+      return put(item);
+    },
+    /** Ids of the open reports, oldest first. */
+    openReports: () => {
+      if (!openReports) throw new Error('this scenario context cannot read reports');
+      return openReports();
     },
     /** A new session of user i, written outside the measured call: { token, refreshToken, sessionId }. */
     startSession: (i) => {
@@ -71,6 +98,12 @@ export function scenarioContext(ds, { signToken, runTag, startSession }) {
   return ctx;
 }
 
+
+const AUTH_RCU = 2; // the caller's user and session items, consistent GetItems of <= 4 KB
+const PAGE_RCU = 0.5; // one Query page of small edge items, eventually consistent
+const ITEM_RCU = 0.5; // one listed item of <= 4 KB, eventually consistent
+const distinct = (xs) => new Set(xs.filter(Boolean)).size;
+const idOf = (x) => (x && typeof x === 'object' ? x._id ?? x.id : x);
 const bearer = async (ctx, i) => ({ token: await ctx.token(i) });
 const text = (k) => `Benchmark text ${k}`;
 const liveTop = (ctx, post) => post.comments.filter((c) => !ctx.goneComments.has(c.id));
@@ -111,7 +144,11 @@ export const scenarios = [
   },
 
   // Sessions. The list is read before the writes below add sessions to it.
-  { route: 'GET /auth/sessions', kind: 'read', request: (ctx, k) => bearer(ctx, k * 7 + 3) },
+  {
+    route: 'GET /auth/sessions', kind: 'read', request: (ctx, k) => bearer(ctx, k * 7 + 3),
+    // The caller's sessions: one Query page (each session a few hundred bytes).
+    floorRcu: (b) => AUTH_RCU + PAGE_RCU * Math.max(1, Math.ceil(((b.sessions?.length ?? 0) * 400) / 4096)),
+  },
   {
     route: 'POST /auth/refresh', kind: 'write',
     request: async (ctx, k) => ({ body: { refreshToken: (await ctx.startSession(k * 7 + 1)).refreshToken } }),
@@ -149,6 +186,31 @@ export const scenarios = [
   {
     route: 'GET /posts/feed', kind: 'read',
     request: async (ctx, k) => ({ ...(await bearer(ctx, k * 7 + 2)), query: { limit: '10' } }),
+    // The home entries (one page), the posts and their distinct authors.
+    floorRcu: (b) => AUTH_RCU + PAGE_RCU + ITEM_RCU * ((b.posts?.length ?? 0) + distinct((b.posts ?? []).map((p) => idOf(p.author)))),
+  },
+  {
+    route: 'GET /notifications', kind: 'read',
+    request: async (ctx, k) => ({ ...(await bearer(ctx, k * 7 + 6)), query: { limit: '20' } }),
+    // The notifications (one page), the unread count's item and the distinct actors.
+    floorRcu: (b) => AUTH_RCU + PAGE_RCU + ITEM_RCU + ITEM_RCU * distinct((b.notifications ?? []).map((n) => idOf(n.actor))),
+  },
+  {
+    route: 'GET /media/{media_id}', kind: 'read',
+    request: async (ctx, k) => {
+      // A processed upload of the caller's, written outside the measured call.
+      const owner = ctx.user(k * 7 + 1);
+      const id = ctx.newId();
+      const at = new Date().toISOString();
+      const url = `https://media.bench.test/${id}`;
+      await ctx.put({
+        ...ctx.keys.media(id), GSI2PK: ctx.keys.mediaOf(owner.id), GSI2SK: id, type: 'MEDIA', id, owner: owner.id, status: 'ready',
+        contentType: 'image/jpeg', size: 1_000_000, width: 1080, height: 1080, url: `${url}/original.jpg`,
+        variants: { 1080: `${url}/1080.jpg`, 640: `${url}/640.jpg`, 320: `${url}/320.jpg` }, reason: null, createdAt: at, updatedAt: at,
+      });
+      return { ...(await bearer(ctx, k * 7 + 1)), params: { media_id: id } };
+    },
+    floorRcu: () => AUTH_RCU + ITEM_RCU,
   },
   {
     route: 'GET /posts/{post_id}', kind: 'read',
@@ -177,6 +239,13 @@ export const scenarios = [
     request: async (ctx, k) => { const c = mod(k * 7 + 3, ctx.N); return { ...(await bearer(ctx, c)), params: { traceId: ctx.ds.traceOf(c) } }; },
   },
 
+  // Writes of notifications and media.
+  { route: 'POST /notifications/read', kind: 'write', request: (ctx, k) => bearer(ctx, k * 7 + 6) },
+  {
+    route: 'POST /media/uploads', kind: 'write', status: 201,
+    request: async (ctx, k) => ({ ...(await bearer(ctx, k * 7 + 2)), body: { contentType: 'image/jpeg', size: 2_000_000 } }),
+  },
+
   // Writes of users and the graph.
   {
     route: 'POST /users/profile/edit', kind: 'write', seed: true,
@@ -190,6 +259,18 @@ export const scenarios = [
       const t = ctx.first(ctx.N, (j) => mod(c + ds.scale.follows + 2 + j, ctx.N),
         (x) => x !== c && !ds.follows(c, x) && !ds.follows(x, c) && !ctx.blockedEitherWay(c, x), (x) => `graph:${Math.min(c, x)}:${Math.max(c, x)}`);
       return { ...(await bearer(ctx, c)), params: { identifier: ctx.user(t).username } };
+    },
+  },
+  // By id: the target's user item (its followersCount, the write's condition) is read in the
+  // caller's own round trip; by username (above) only after the username's claim.
+  {
+    route: 'POST /users/follow/{identifier}', variant: 'by id', trips: 2, kind: 'write',
+    request: async (ctx, k) => {
+      const { ds } = ctx;
+      const c = mod(k * 7 + 4, ctx.N);
+      const t = ctx.first(ctx.N, (j) => mod(c + ds.scale.follows + 5 + j, ctx.N),
+        (x) => x !== c && !ds.follows(c, x) && !ds.follows(x, c) && !ctx.blockedEitherWay(c, x), (x) => `graph:${Math.min(c, x)}:${Math.max(c, x)}`);
+      return { ...(await bearer(ctx, c)), params: { identifier: ctx.user(t).id } };
     },
   },
   {
@@ -310,6 +391,32 @@ export const scenarios = [
     request: async (ctx, k) => ({ ...(await bearer(ctx, k * 7 + 5)), body: { currentPassword: PASSWORD, newPassword: PASSWORD } }),
   },
 
+  // Reports, and the moderator's queue and resolution of them. Each report is on a fresh post,
+  // so that every call files a new one (201); the moderator dismisses them, oldest first.
+  {
+    route: 'POST /reports', kind: 'write', status: 201, warmup: 25,
+    request: async (ctx, k) => {
+      const c = mod(k * 7 + 3, ctx.N);
+      const p = ctx.first(ctx.ds.posts.length, (t) => ctx.post(k, t * 3 + 31),
+        (x) => x.author !== c && !ctx.gonePosts.has(x.index) && !ctx.blockedEitherWay(c, x.author), (x) => `report:${x.index}`);
+      return { ...(await bearer(ctx, c)), body: { targetType: 'post', targetId: p.id, reason: 'spam' } };
+    },
+  },
+  {
+    route: 'GET /moderation/reports', kind: 'read',
+    request: async (ctx, k) => ({ token: await ctx.modToken(k * 7 + 1), query: { limit: '20' } }),
+    // The queue's page and each report's target.
+    floorRcu: (b) => AUTH_RCU + PAGE_RCU + ITEM_RCU * (b.reports?.length ?? 0),
+  },
+  {
+    route: 'POST /moderation/reports/{report_id}/resolve', kind: 'write', warmup: 20,
+    request: async (ctx, k) => {
+      const open = await ctx.openReports();
+      const id = ctx.first(open.length, (j) => open[j], () => true, (x) => `resolve:${x}`);
+      return { token: await ctx.modToken(k * 7 + 1), params: { report_id: id }, body: { action: 'dismiss' } };
+    },
+  },
+
   // Deletions last: they take data away from the scenarios above.
   {
     route: 'DELETE /comments/{comment_id}', kind: 'write',
@@ -328,6 +435,14 @@ export const scenarios = [
       const p = ctx.first(P, (t) => ctx.ds.posts[mod(Math.floor(P / 2) + 3 * k + t, P)], (x) => !ctx.gonePosts.has(x.index), (x) => `dpost:${x.index}`);
       ctx.gonePosts.add(p.index);
       return { ...(await bearer(ctx, p.author)), params: { post_id: p.id } };
+    },
+  },
+  {
+    // Last of all: a deleted account (its cleanup runs after the answer) leaves the data set.
+    route: 'DELETE /users/me', kind: 'write', warmup: 10,
+    request: async (ctx, k) => {
+      const c = ctx.first(ctx.N, (t) => mod(ctx.N - 1 - k - t, ctx.N), () => true, (x) => `delete-account:${x}`);
+      return { ...(await bearer(ctx, c)), body: { password: PASSWORD } };
     },
   },
 ];

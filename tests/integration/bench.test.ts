@@ -90,6 +90,26 @@ describe('benchmark scenario', () => {
     expect(result.bareP50Ms).toBeGreaterThan(0);
   });
 
+  it('measures POST /posts/like/{post_id} in one round trip after the caller\'s read: the count comes from the write', async () => {
+    const fn = discoverFunctions(root).find((f: { route: string }) => f.route === 'POST /posts/like/{post_id}');
+    const { handler } = require('../../functions/posts/like');
+    const scenario = scenarios.find((s: { route: string }) => s.route === 'POST /posts/like/{post_id}');
+    const ctx = scenarioContext(ds, { signToken: lib.signToken, runTag: 't' });
+    const raw = localClient();
+    const result = await runScenario({ scenario, handler, routeKey: fn.route, ctx, warmup: 1, iterations: 3, rawClient: raw });
+    raw.destroy();
+    expect(result.message).toBeUndefined();
+    // 4: the caller's user and session and the post (3 GetItems at once), then one TransactWriteItems
+    // conditioned on the count read with the post: no read after the write.
+    expect(result).toMatchObject({ status: 'ok', dbCalls: 4, dbRoundTrips: 2 });
+  });
+
+  it('prices a read\'s floor from its own answer', () => {
+    const feed = scenarios.find((s: { route: string }) => s.route === 'GET /posts/feed');
+    // The caller (2), the page of entries (0.5), 3 posts and their 2 authors (0.5 each).
+    expect(feed.floorRcu({ posts: [{ author: { _id: 'a' } }, { author: { _id: 'a' } }, { author: { _id: 'b' } }] })).toBe(5);
+  });
+
   it('counts requests sent together as one round trip', () => {
     const a = { start: 0, end: 5 };
     const b = { start: 1, end: 4 };
@@ -157,13 +177,13 @@ describe('benchmark bundles', () => {
 
 describe('benchmark report', () => {
   it('writes the Markdown tables of docs/PERFORMANCE.md from a result', () => {
-    const e = { status: 'ok', p50Ms: 5.25, p95Ms: 9, bareP50Ms: 4.5, dbCalls: 7, dbRoundTrips: 2, rcu: 7.5, wcu: 0 };
+    const e = { status: 'ok', p50Ms: 5.25, p95Ms: 9, bareP50Ms: 4.5, dbCalls: 7, dbRoundTrips: 2, rcu: 7.5, floorRcu: 3.5, wcu: 0 };
     const md = markdownTables({
       scales: [{ name: '1x', endpoints: { 'GET /posts/{post_id}': e } }, { name: '10x', endpoints: { 'GET /posts/{post_id}': { status: 'error' } } }],
       baseline: { bytes: 1000, initMs: 50, requireMs: 30, firstMs: 20, parts: { app: 512 } },
       bundles: { postsGet: { bytes: 1200, initMs: 60, requireMs: 33, firstMs: 27, parts: { zod: 2048, jose: 1024, middy: 512, app: 1536 } } },
     });
-    expect(md).toContain('| `GET /posts/{post_id}` | 1x | 5.3 | 9 | 4.5 | 7 | 2 | 7.5 | 0 |');
+    expect(md).toContain('| `GET /posts/{post_id}` | 1x | 5.3 | 9 | 4.5 | 7 | 2 | 7.5 | 3.5 | 0 |');
     expect(md).toContain('|  | 10x | error |');
     expect(md).toContain('| `postsGet` | 1,200 | 1.20 | 60 | 1.20 | 33 | 27 | 2.0 | 1.0 | 0.5 | 1.5 |');
   });

@@ -126,13 +126,11 @@ describe('notifications', () => {
     // Registered ten at a time (scrypt is CPU work); the likes are the simultaneous part.
     const fans: TestUser[] = [];
     for (let i = 0; i < 5; i++) fans.push(...(await users(10)));
+    // Fifty transactions on one post item: every one answers (conflicts are retried inside
+    // the data layer, and a hot post's likes skip the optimistic count: lib/db/transact.ts).
     const answers = await Promise.all(fans.map((f) => likePost(f, post._id)));
-    // Fifty transactions on one post item can outlast the 10 s budget of a few of them on a
-    // loaded machine (the hot post of the performance issue): those clients retry, as an app
-    // does, and a like is idempotent. What is tested here is that notifications count exactly.
-    for (const [i, a] of answers.entries()) {
-      if (a.status !== 200) expect((await likePost(fans[i]!, post._id)).status).toBe(200);
-    }
+    expect(answers.map((a) => a.status)).toEqual(fans.map(() => 200));
+    for (const a of answers) expect(a.body.likesCount).toBeGreaterThanOrEqual(1);
     const page = await until(me, (v) => v.unreadCount === 50, 30_000);
     expect(page.unreadCount).toBe(50);
     const seen: N[] = [];
