@@ -14,17 +14,27 @@ import { logger } from '../log';
 import localConfig from '../../config/local.json';
 
 const KID = /^[A-Za-z0-9._-]{1,64}$/;
+const KID_RULE = 'must be a kid of 1-64 letters, digits, ".", "_" or "-"';
 /** A rotation needs two keys; a few more leave room for mistakes, not for a growing list. */
 export const MAX_KEYS = 5;
 export const MIN_SECRET_LENGTH = 32;
 
 const schema = z.strictObject({
-  current: z.string().check(z.regex(KID, 'must be a kid of 1-64 letters, digits, ".", "_" or "-"')),
+  current: z.string().check(z.regex(KID, KID_RULE)),
   keys: z.record(
-    z.string().check(z.regex(KID, 'must be a kid of 1-64 letters, digits, ".", "_" or "-"')),
+    z.string().check(z.regex(KID, KID_RULE)),
     z.string().check(z.minLength(MIN_SECRET_LENGTH, `must be a secret of at least ${MIN_SECRET_LENGTH} characters`)),
   ),
 });
+
+/** zod/mini carries no locale: its own messages are "Invalid input"; say what is wrong instead. */
+function issueText(i: z.core.$ZodIssue): string {
+  const where = i.path.map(String).join('.') || '(root)';
+  if (i.code === 'unrecognized_keys') return `${where} has unknown fields ${i.keys.map((k) => `"${k}"`).join(', ')} (only "current" and "keys")`;
+  if (i.code === 'invalid_key') return `${where} ${KID_RULE}`;
+  if (i.code === 'invalid_type') return `${where} must be ${i.expected === 'record' || i.expected === 'object' ? 'an object' : `a ${i.expected}`}`;
+  return `${where} ${i.message}`;
+}
 
 export interface KeySet {
   /** The kid new tokens are signed with. */
@@ -50,7 +60,7 @@ export function parseKeySet(text: string, source: string, opts: { deployed: bool
   }
   const parsed = z.safeParse(schema, json);
   // Paths and messages only: an issue's input would be a secret.
-  if (!parsed.success) throw fail(parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'} ${i.message}`).join('; '));
+  if (!parsed.success) throw fail(parsed.error.issues.map(issueText).join('; '));
   const { current, keys } = parsed.data;
   const kids = Object.keys(keys);
   if (!kids.length) throw fail('"keys" is empty');
