@@ -4,3 +4,4 @@ export function referencedManifests(root?: string): string[];
 export function manifestsOnDisk(root?: string): string[];
 export function routes(root?: string): ManifestRoute[];
 export function functionNames(root?: string): string[];
+export function functionDefinitions(root?: string): Record<string, { handler: string; events?: unknown[] }>;

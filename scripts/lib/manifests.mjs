@@ -54,3 +54,8 @@ export function routes(root = ROOT) {
 export function functionNames(root = ROOT) {
   return referencedManifests(root).flatMap((m) => Object.keys(JSON.parse(readFileSync(join(root, m), 'utf8'))));
 }
+
+/** Every function of the referenced manifests, by name, as declared (handler, events...). */
+export function functionDefinitions(root = ROOT) {
+  return Object.assign({}, ...referencedManifests(root).map((m) => JSON.parse(readFileSync(join(root, m), 'utf8'))));
+}

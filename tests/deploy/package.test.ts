@@ -2,7 +2,8 @@
 // CloudFormation template it makes: one function per endpoint with its own least-privilege
 // role (its DynamoDB actions; lambda:InvokeFunction on the cleanup worker for the six
 // functions that start it: the two deletions, a moderator's removal, the worker, the sweeper, the stream consumer), the sweeper's schedule, the HTTP API routes, the table with its indexes, TTL, PITR and
-// deletion protection, stage throttling, log retention, the JWT secret from SSM, and the
+// deletion protection, stage throttling, log retention, the JWT key set's SSM parameter (its
+// name in the environment, never a secret; each routed function may read and decrypt it), and the
 // change stream's consumer with its retries and on-failure queue.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -82,10 +83,19 @@ it('packages the prod stage offline into a template with all of it', () => {
   const invokers: string[] = [];
   const streamReaders: string[] = [];
   const s3Used: Record<string, Record<string, string[]>> = {};
+  const keyReaders: string[] = [];
+  // eslint-disable-next-line no-template-curly-in-string
+  const keyParameterArn = { 'Fn::Sub': 'arn:${AWS::Partition}:ssm:${AWS::Region}:${AWS::AccountId}:parameter/aperture/prod/jwt-keys' };
   for (const [id, fn] of lambdas) {
     const name = fn.Properties.FunctionName.replace('aperture-prod-', '') as string;
     const env = fn.Properties.Environment.Variables;
-    expect(env.JWT_SECRET).toBe('{{resolve:ssm:/aperture/prod/jwt-secret}}');
+    // The signing keys are read from SSM at run time (lib/auth/keys.ts): the environment names
+    // the parameter, and holds no secret nor a reference CloudFormation would resolve into one.
+    expect(env.JWT_KEYS_PARAMETER).toBe('/aperture/prod/jwt-keys');
+    expect(env.JWT_KEYS_CACHE_SECONDS).toBe('300');
+    expect(env).not.toHaveProperty('JWT_SECRET');
+    expect(env).not.toHaveProperty('JWT_KEYS');
+    expect(JSON.stringify(env)).not.toMatch(/\{\{resolve:|aperture-local-development-secret/);
     expect(env.TABLE_NAME).toBe('aperture-prod');
     expect(env.DYNAMODB_ENDPOINT).toBe('');
     // Unset in the packaging shell: the local stage's issuer and audience (README, Configuration).
@@ -128,6 +138,23 @@ it('packages the prod stage offline into a template with all of it', () => {
         (s3Used[name] ??= {})[prefix] = [...s.Action].sort();
         continue;
       }
+      // The JWT key set: reading that one parameter, and decrypting it through SSM only.
+      if (s.Action.includes('ssm:GetParameter')) {
+        expect(s).toEqual({ Effect: 'Allow', Action: ['ssm:GetParameter'], Resource: [keyParameterArn] });
+        keyReaders.push(name);
+        continue;
+      }
+      if (s.Action.includes('kms:Decrypt')) {
+        expect(s).toEqual({
+          Effect: 'Allow', Action: ['kms:Decrypt'],
+          Resource: [{ 'Fn::Sub': 'arn:${AWS::Partition}:kms:${AWS::Region}:${AWS::AccountId}:key/*' }], // eslint-disable-line no-template-curly-in-string
+          Condition: { StringEquals: {
+            'kms:ViaService': { 'Fn::Sub': 'ssm.${AWS::Region}.amazonaws.com' }, // eslint-disable-line no-template-curly-in-string
+            'kms:EncryptionContext:PARAMETER_ARN': keyParameterArn,
+          } },
+        });
+        continue;
+      }
       if (s.Action.some((a) => a.startsWith('lambda:'))) {
         expect(s.Action).toEqual(['lambda:InvokeFunction']);
         expect(s.Resource).toEqual([workerArn]);
@@ -142,6 +169,14 @@ it('packages the prod stage offline into a template with all of it', () => {
   }
   expect(invokers.sort()).toEqual(['cleanupSweeper', 'cleanupWorker', 'commentsDelete', 'moderationResolve', 'postsDelete', 'streamConsumer']);
   expect(streamReaders).toEqual(['streamConsumer']);
+  // Every function with a route reads the keys (lib/http verifies tokens), but the /docs page,
+  // which never reads one; no background function does.
+  expect(keyReaders.sort()).toEqual([...new Set(routes().map((r) => r.name))].filter((n) => n !== 'docsPage').sort());
+  for (const name of keyReaders) {
+    const role = resources[lambdas.find(([, fn]) => fn.Properties.FunctionName === `aperture-prod-${name}`)![1].Properties.Role['Fn::GetAtt'][0]]!;
+    const actions = role.Properties.Policies[0].PolicyDocument.Statement.flatMap((st: { Action: string[] }) => st.Action);
+    expect(actions).toContain('kms:Decrypt');
+  }
 
   // The change stream (images before and after) feeds one consumer, with bounded retries,
   // bisection, per-record failure reports and an on-failure queue: no event is lost in silence.
