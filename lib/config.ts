@@ -6,7 +6,16 @@ import localConfig from '../config/local.json';
 const schema = z.object({
   STAGE: z._default(z.string().check(z.minLength(1)), 'local'),
   TABLE_NAME: z.optional(z.string().check(z.minLength(1))),
+  // Read only to refuse it outside the local stage: the signing keys are never in the environment.
   JWT_SECRET: z.optional(z.string()),
+  // The SSM SecureString parameter holding the signing keys (a name, not a secret; lib/auth/keys.ts).
+  JWT_KEYS_PARAMETER: z.optional(z.string()),
+  // The key set itself, as JSON: the local stage only (tests exercise rotation with it).
+  JWT_KEYS: z.optional(z.string()),
+  // How long a function keeps the key set before reading the parameter again.
+  JWT_KEYS_CACHE_SECONDS: z._default(z.coerce.number().check(z.int(), z.positive()), 300),
+  // A stand-in SSM server (tests); the regional endpoint when unset.
+  SSM_ENDPOINT: z.optional(z.string()),
   JWT_ISSUER: z._default(z.string().check(z.minLength(1)), localConfig.issuer),
   JWT_AUDIENCE: z._default(z.string().check(z.minLength(1)), localConfig.audience),
   TOKEN_TTL_SECONDS: z._default(z.coerce.number().check(z.int(), z.positive()), 900),
@@ -24,7 +33,7 @@ const schema = z.object({
 export interface Config {
   stage: string;
   tableName: string;
-  jwtSecret: Uint8Array;
+  jwtKeys: JwtKeysConfig;
   issuer: string;
   audience: string;
   tokenTtlSeconds: number;
@@ -36,6 +45,17 @@ export interface Config {
   /** Authors with more followers than this are read into their followers' feeds, not copied (contract section 11). */
   fanoutMaxFollowers: number;
   media: MediaConfig;
+}
+
+/** Where the token signing keys come from (lib/auth/keys.ts): exactly one of parameter and inline. */
+export interface JwtKeysConfig {
+  /** The SSM SecureString parameter's name (deployed stages). */
+  parameter: string | undefined;
+  /** The key set's JSON and where it is from (the local stage: JWT_KEYS, or config/local.json's jwtKeys). */
+  inline: { json: string; source: string } | undefined;
+  /** The key set is read again at most this often (seconds). */
+  cacheSeconds: number;
+  ssmEndpoint: string | undefined;
 }
 
 /** Where uploads and their variants live, and where clients read them from. */
@@ -59,14 +79,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const e = parsed.data;
   const isLocal = e.STAGE === 'local';
-  const secret = e.JWT_SECRET || (isLocal ? localConfig.jwtSecret : '');
-  if (!isLocal && (secret.length < 32 || secret === localConfig.jwtSecret)) {
-    throw new Error(`Stage "${e.STAGE}" needs JWT_SECRET (at least 32 characters) from its environment`);
-  }
+  const jwtKeys = jwtKeysConfig(e, isLocal);
   return {
     stage: e.STAGE,
     tableName: e.TABLE_NAME ?? (isLocal ? localConfig.tableName : ''),
-    jwtSecret: new TextEncoder().encode(secret),
+    jwtKeys,
     issuer: e.JWT_ISSUER,
     audience: e.JWT_AUDIENCE,
     tokenTtlSeconds: e.TOKEN_TTL_SECONDS,
@@ -77,6 +94,26 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     fanoutMaxFollowers: e.FANOUT_MAX_FOLLOWERS,
     media: mediaConfig(e.MEDIA_BUCKET, e.MEDIA_PUBLIC_URL, e.S3_ENDPOINT, isLocal),
   };
+}
+
+const PARAMETER_NAME = /^\/[A-Za-z0-9_.\-/]{1,1010}$/;
+
+function jwtKeysConfig(e: z.output<typeof schema>, isLocal: boolean): JwtKeysConfig {
+  const parameter = e.JWT_KEYS_PARAMETER || undefined;
+  const common = { cacheSeconds: e.JWT_KEYS_CACHE_SECONDS, ssmEndpoint: e.SSM_ENDPOINT || undefined };
+  if (parameter !== undefined && !PARAMETER_NAME.test(parameter)) throw new Error(`JWT_KEYS_PARAMETER must be an SSM parameter name like /aperture/<stage>/jwt-keys`);
+  if (!isLocal) {
+    // A secret in a function's environment is readable by anyone who may read its configuration.
+    if (e.JWT_SECRET !== undefined || e.JWT_KEYS !== undefined) {
+      throw new Error(`Stage "${e.STAGE}" reads its signing keys from SSM (JWT_KEYS_PARAMETER), never from JWT_SECRET or JWT_KEYS in its environment`);
+    }
+    if (!parameter) throw new Error(`Stage "${e.STAGE}" needs JWT_KEYS_PARAMETER (the SSM SecureString parameter of its signing keys)`);
+    return { parameter, inline: undefined, ...common };
+  }
+  if (parameter && e.JWT_KEYS) throw new Error('Set JWT_KEYS_PARAMETER or JWT_KEYS, not both');
+  if (parameter) return { parameter, inline: undefined, ...common };
+  const inline = e.JWT_KEYS ? { json: e.JWT_KEYS, source: 'JWT_KEYS' } : { json: JSON.stringify(localConfig.jwtKeys), source: 'config/local.json' };
+  return { parameter: undefined, inline, ...common };
 }
 
 function mediaConfig(bucket: string | undefined, publicUrl: string | undefined, endpoint: string | undefined, isLocal: boolean): MediaConfig {

@@ -2,8 +2,10 @@
 // Per-function IAM roles from resources/iam.json, so each function may use only the
 // DynamoDB actions it declares, on the table and (for Query) its indexes, invoke only the
 // functions its `invoke` entry names (lambda:InvokeFunction on each one's ARN), send what
-// failed to its own on-failure queue, write X-Ray segments when tracing is on, and write
-// only to its own log group. Adding a function means adding one line to iam.json; packaging
+// failed to its own on-failure queue, write X-Ray segments when tracing is on, read the
+// stage's JWT key parameter if it serves HTTP routes (ssm:GetParameter on that parameter,
+// kms:Decrypt through SSM for that parameter only), and write only to its own log group.
+// Adding a function means adding one line to iam.json; packaging
 // fails for a function without one, for a wildcard, or for an action that is not
 // DynamoDB's. Runs after serverless compiled the functions, before the template is saved
 // (the hook serverless-iam-roles-per-function uses), and replaces the shared role.
@@ -148,6 +150,49 @@ function s3Statements(prefixes, bucket) {
   }));
 }
 
+/**
+ * The functions that read the JWT key set (lib/auth/keys.ts): every function with an HTTP API
+ * route, since lib/http verifies the caller's token (and, on a failed public request, the
+ * token of the trace record's actor), except those iam.json `jwtKeys.except` names (handlers
+ * that do not use lib/http). Derived, so a new route cannot be left without its keys.
+ */
+function jwtKeyReaders(serviceDir, functions) {
+  const { jwtKeys = {} } = read(serviceDir);
+  const except = jwtKeys.except ?? [];
+  const routed = (fn) => (fn.events ?? []).some((e) => e && e.httpApi !== undefined);
+  const problems = [];
+  for (const name of except) {
+    if (!functions[name]) problems.push(`resources/iam.json jwtKeys.except names "${name}", which is not a function`);
+    else if (!routed(functions[name])) problems.push(`resources/iam.json jwtKeys.except names "${name}", which has no HTTP route (only routes read the keys)`);
+  }
+  if (problems.length) throw new Error(`Per-function IAM: ${problems.join('; ')}`);
+  return Object.keys(functions).filter((n) => routed(functions[n]) && !except.includes(n)).sort();
+}
+
+/** Reading and decrypting exactly the key parameter (JWT_KEYS_PARAMETER: a name like /aperture/<stage>/jwt-keys). */
+function jwtKeyStatements(parameterName) {
+  if (typeof parameterName !== 'string' || !/^\/[A-Za-z0-9_.\-/]+$/.test(parameterName)) {
+    throw new Error(`Per-function IAM: JWT_KEYS_PARAMETER must be a parameter name starting with "/", not ${JSON.stringify(parameterName)}`);
+  }
+  const parameterArn = { 'Fn::Sub': `arn:\${AWS::Partition}:ssm:\${AWS::Region}:\${AWS::AccountId}:parameter${parameterName}` };
+  return [
+    { Effect: 'Allow', Action: ['ssm:GetParameter'], Resource: [parameterArn] },
+    {
+      // Whichever key encrypts the SecureString (aws/ssm by default), used only by SSM and
+      // only for this parameter (SSM's encryption context names the parameter's ARN).
+      Effect: 'Allow',
+      Action: ['kms:Decrypt'],
+      Resource: [{ 'Fn::Sub': 'arn:${AWS::Partition}:kms:${AWS::Region}:${AWS::AccountId}:key/*' }],
+      Condition: {
+        StringEquals: {
+          'kms:ViaService': { 'Fn::Sub': 'ssm.${AWS::Region}.amazonaws.com' },
+          'kms:EncryptionContext:PARAMETER_ARN': parameterArn,
+        },
+      },
+    },
+  ];
+}
+
 class PerFunctionIam {
   constructor(serverless) {
     this.serverless = serverless;
@@ -165,6 +210,9 @@ class PerFunctionIam {
     const invoke = invocations(sls.serviceDir ?? sls.config.servicePath, names);
     const s3 = s3Declarations(sls.serviceDir ?? sls.config.servicePath, names);
     const bucket = service.provider.environment?.MEDIA_BUCKET;
+    // The local stage has no parameter (its keys are config/local.json's) and no roles to speak of.
+    const keyParameter = service.provider.environment?.JWT_KEYS_PARAMETER;
+    const keyReaders = keyParameter ? jwtKeyReaders(sls.serviceDir ?? sls.config.servicePath, Object.fromEntries(names.map((n) => [n, service.getFunction(n)]))) : [];
     const functionNameOf = (n) => {
       const fn = resources[naming.getLambdaLogicalId(n)];
       if (!fn || typeof fn.Properties.FunctionName !== 'string') throw new Error(`Per-function IAM: no function name for "${n}"`);
@@ -202,6 +250,7 @@ class PerFunctionIam {
                 ...destinationStatements(service.getFunction(name)),
                 ...tracingStatements(service.provider, service.getFunction(name)),
                 ...s3Statements(s3[name], bucket),
+                ...(keyReaders.includes(name) ? jwtKeyStatements(keyParameter) : []),
               ],
             },
           }],
@@ -227,3 +276,4 @@ module.exports = PerFunctionIam;
 module.exports.declarations = declarations;
 module.exports.invocations = invocations;
 module.exports.s3Declarations = s3Declarations;
+module.exports.jwtKeyReaders = jwtKeyReaders;

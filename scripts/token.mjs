@@ -1,14 +1,15 @@
 #!/usr/bin/env node
 // `npm run token -- <username> [--scope "logs:read moderate"] [--ttl seconds] [--stage <stage>]`:
 // prints an access token for a user of the running local stack, signed with the local stage's
-// development secret. Every access token belongs to a session (its `sid`), checked on each
-// request, so this writes a real session item too (userAgent "npm run token"), which ends
+// development key (config/local.json jwtKeys). Every access token belongs to a session (its
+// `sid`), checked on each request, so this writes a real session item too (userAgent "npm run token"), which ends
 // when the token expires. No refresh token is handed out: run the script again.
 //
 // With `--stage <stage>` (not local) it does the same on a deployed stage: the table
 // `aperture-<stage>` (TABLE_NAME overrides) through the AWS credentials and region of the
-// environment, signed with JWT_SECRET, which the operator reads from SSM
-// (/aperture/<stage>/jwt-secret; docs/OPERATIONS.md, "Moderators").
+// environment, signed with the current key of the stage's key set, which the script reads
+// from SSM (/aperture/<stage>/jwt-keys, JWT_KEYS_PARAMETER overrides; docs/OPERATIONS.md,
+// "Moderators"). The key is used for this one token and never printed.
 import { readFileSync } from 'node:fs';
 import { createHash, randomBytes } from 'node:crypto';
 import { SignJWT } from 'jose';
@@ -17,6 +18,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { localClient } from './lib/local-dynamodb.mjs';
 import { localStack } from './lib/local-stack.mjs';
+import { currentKey } from './lib/ssm-keys.mjs';
 
 const local = JSON.parse(readFileSync(new URL('../config/local.json', import.meta.url), 'utf8'));
 const args = process.argv.slice(2);
@@ -32,12 +34,23 @@ if (!username || !Number.isInteger(ttl) || ttl <= 0) {
   process.exit(2);
 }
 const table = process.env.TABLE_NAME || (deployed ? `aperture-${stage}` : local.tableName);
-const secret = deployed ? process.env.JWT_SECRET ?? '' : local.jwtSecret;
-if (deployed && (secret.length < 32 || secret === local.jwtSecret)) {
-  process.stderr.write(`--stage ${stage} signs with the stage's secret: set JWT_SECRET from SSM /aperture/${stage}/jwt-secret (docs/OPERATIONS.md, "Moderators").\n`);
-  process.exit(2);
+const client = deployed ? new DynamoDBClient({}) : undefined;
+let key = { kid: local.jwtKeys.current, secret: local.jwtKeys.keys[local.jwtKeys.current] };
+if (deployed) {
+  const name = process.env.JWT_KEYS_PARAMETER || `/aperture/${stage}/jwt-keys`;
+  try {
+    // SSM_ENDPOINT: a stand-in server (tests), as for the functions.
+    key = await currentKey({ name, region: await client.config.region(), endpoint: process.env.SSM_ENDPOINT, credentials: () => client.config.credentials() });
+  } catch (err) {
+    process.stderr.write(`--stage ${stage} signs with the stage's current key, read from SSM ${name}: ${err.message} (docs/OPERATIONS.md, "Moderators").\n`);
+    process.exit(2);
+  }
+  if (Object.values(local.jwtKeys.keys).includes(key.secret)) {
+    process.stderr.write(`${name} holds the development key of config/local.json: refused.\n`);
+    process.exit(2);
+  }
 }
-const db = DynamoDBDocumentClient.from(deployed ? new DynamoDBClient({}) : localClient(localStack().dynamodbEndpoint));
+const db = DynamoDBDocumentClient.from(client ?? localClient(localStack().dynamodbEndpoint));
 // The keys and the session item of lib/keys.ts and lib/auth/sessions.ts (newSession); this
 // plain-Node script cannot import the TypeScript. tests/integration/token-script.test.ts
 // checks that what it writes passes the service's session check.
@@ -66,11 +79,11 @@ await db.send(new PutCommand({
   ConditionExpression: 'attribute_not_exists(PK)',
 }));
 const token = await new SignJWT({ sid: sessionId, ...(scope ? { scope } : {}) })
-  .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+  .setProtectedHeader({ alg: 'HS256', typ: 'JWT', kid: key.kid })
   .setSubject(userId)
   .setIssuer(process.env.JWT_ISSUER || local.issuer)
   .setAudience(process.env.JWT_AUDIENCE || local.audience)
   .setIssuedAt(iat)
   .setExpirationTime(exp)
-  .sign(new TextEncoder().encode(secret));
+  .sign(new TextEncoder().encode(key.secret));
 process.stdout.write(`${token}\n`);

@@ -1,11 +1,14 @@
-// Access tokens: HS256 JWTs signed and verified with jose. Verification pins the
-// algorithm and checks issuer, audience, expiry and the presence of sub, sid, iat and exp.
-// A token is only as good as its session (`sid`): lib/auth/sessions.ts checks that the
-// session is live on every authenticated request.
-import { SignJWT, jwtVerify } from 'jose';
+// Access tokens: HS256 JWTs signed and verified with jose. Each carries the kid of the key
+// that signed it (lib/auth/keys.ts: the current key of the stage's key set), and verifies
+// against the key its kid names, so two keys are valid during a rotation. Verification pins
+// the algorithm and checks the kid, issuer, audience, expiry and the presence of sub, sid,
+// iat and exp. A token is only as good as its session (`sid`): lib/auth/sessions.ts checks
+// that the session is live on every authenticated request.
+import { SignJWT, jwtVerify, type JWTHeaderParameters } from 'jose';
 import { config } from '../config';
 import { Unauthorized } from '../errors';
 import { isId } from '../ids';
+import { jwtKeys } from './keys';
 
 const ALGORITHMS = ['HS256'];
 
@@ -16,19 +19,30 @@ export interface TokenClaims {
 }
 
 export async function signToken(userId: string, sessionId: string, scopes: string[] = [], ttlSeconds = config.tokenTtlSeconds): Promise<string> {
+  const keys = await jwtKeys.get();
   const jwt = new SignJWT({ sid: sessionId, ...(scopes.length ? { scope: scopes.join(' ') } : {}) })
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT', kid: keys.current })
     .setSubject(userId)
     .setIssuer(config.issuer)
     .setAudience(config.audience)
     .setIssuedAt()
     .setExpirationTime(Math.floor(Date.now() / 1000) + ttlSeconds);
-  return jwt.sign(config.jwtSecret);
+  return jwt.sign(keys.signingKey);
 }
 
 export async function verifyToken(token: string): Promise<TokenClaims> {
+  // Outside the try: keys that cannot be read are the server's failure (a 500), not the token's.
+  const keys = await jwtKeys.get();
   try {
-    const { payload } = await jwtVerify(token, config.jwtSecret, {
+    // A token without a kid, or naming a key the set does not hold (removed, or never
+    // ours), is refused like a bad signature. An unknown kid never triggers a read of the
+    // parameter: anyone can send one.
+    const keyOf = (header: JWTHeaderParameters) => {
+      const key = typeof header.kid === 'string' ? keys.keys.get(header.kid) : undefined;
+      if (!key) throw new Error('kid');
+      return key;
+    };
+    const { payload } = await jwtVerify(token, keyOf, {
       algorithms: ALGORITHMS,
       issuer: config.issuer,
       audience: config.audience,

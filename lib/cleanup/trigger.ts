@@ -5,28 +5,12 @@
 //   AWS:        https://lambda.<region>.amazonaws.com (IAM: lambda:InvokeFunction on the worker)
 //   npm start:  serverless-offline's Lambda endpoint (PORT+2), from CLEANUP_INVOKE_ENDPOINT
 //   tests:      no endpoint on the local stage: nothing is sent; the tests run the worker.
-import { createHash, createHmac, type Hash, type Hmac } from 'node:crypto';
 import { SignatureV4 } from '@smithy/signature-v4';
+import { Sha256 } from '../aws/sha256';
 import { dynamo } from '../db/client';
 import { config } from '../config';
 import { logger } from '../log';
 import type { CleanupKind } from './jobs';
-
-type SourceData = string | ArrayBuffer | ArrayBufferView;
-const bytes = (d: SourceData) =>
-  typeof d === 'string' ? Buffer.from(d, 'utf8')
-    : ArrayBuffer.isView(d) ? Buffer.from(d.buffer, d.byteOffset, d.byteLength)
-      : Buffer.from(d);
-
-/** SHA-256 / HMAC-SHA-256 in the signer's checksum shape, on node:crypto. */
-export class Sha256 {
-  private hash: Hash | Hmac;
-  constructor(private readonly secret?: SourceData) { this.hash = this.fresh(); }
-  private fresh() { return this.secret ? createHmac('sha256', bytes(this.secret)) : createHash('sha256'); }
-  update(data: SourceData) { this.hash.update(bytes(data)); }
-  async digest() { return new Uint8Array(this.hash.digest()); }
-  reset() { this.hash = this.fresh(); }
-}
 
 const endpoint = process.env.CLEANUP_INVOKE_ENDPOINT
   || (config.stage === 'local' ? '' : `https://lambda.${config.region}.amazonaws.com`);

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { SignatureV4 } from '@smithy/signature-v4';
 import { dynamo } from '../db/client';
 import { config, LOCAL_S3_CREDENTIALS } from '../config';
-import { Sha256 } from '../cleanup/trigger';
+import { Sha256 } from '../aws/sha256';
 
 const { bucket, endpoint } = config.media;
 

@@ -6,3 +6,4 @@ export function routes(root?: string): ManifestRoute[];
 export function functionNames(root?: string): string[];
 export function functionDefinition(name: string, root?: string): Record<string, unknown> | undefined;
 export function asyncRetries(name: string, root?: string): number;
+export function functionDefinitions(root?: string): Record<string, { handler: string; events?: unknown[] }>;

@@ -69,3 +69,8 @@ export function asyncRetries(name, root = ROOT) {
   const retries = functionDefinition(name, root)?.maximumRetryAttempts;
   return typeof retries === 'number' ? retries : 2;
 }
+
+/** Every function of the referenced manifests, by name, as declared (handler, events...). */
+export function functionDefinitions(root = ROOT) {
+  return Object.assign({}, ...referencedManifests(root).map((m) => JSON.parse(readFileSync(join(root, m), 'utf8'))));
+}

@@ -1,9 +1,11 @@
 // The DynamoDB actions each function really calls, recorded while its route serves a valid
 // request and a refused one (tests/support/routes.ts fixtures), are all declared for it in
-// resources/iam.json. A missing action would be an AccessDenied (a 500) in AWS only.
+// resources/iam.json. A missing action would be an AccessDenied (a 500) in AWS only. The same
+// for the JWT key set (ssm:GetParameter and kms:Decrypt on its parameter): the functions that
+// read it are exactly those resources/per-function-iam.js grants it to.
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
-import { call, lambdaContext } from '../support/invoke';
+import { apiEvent, call, lambdaContext } from '../support/invoke';
 import { makeUser } from '../support/factories';
 import { makePost } from '../support/posts';
 import { comment, created, reply } from '../support/comment-api';
@@ -13,7 +15,7 @@ import { markRestarted, stalledJobs } from '../../lib/cleanup/sweeper';
 import { handler as deletePost } from '../../functions/posts/delete';
 import { handler as likePost } from '../../functions/posts/like';
 import { rows, type FixtureContext } from '../support/routes';
-import { ROOT } from '../../scripts/lib/manifests.mjs';
+import { ROOT, functionDefinitions } from '../../scripts/lib/manifests.mjs';
 import { db, dynamo, TABLE } from '../../lib/db/client';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { handler as followUser } from '../../functions/users/follow';
@@ -25,6 +27,14 @@ import { keys } from '../../lib/keys';
 import { handler as processMedia } from '../../functions/media/process';
 import { makeImage, readyMedia, upload } from '../support/media';
 import { handler as createPostHandler } from '../../functions/posts/create';
+import { handler as notFound } from '../../functions/docs/not-found';
+import { handler as docsPage } from '../../functions/docs/page';
+import { jwtKeys } from '../../lib/auth/keys';
+
+// Who reads the key set (a read of the module's store, cached or not: in AWS the first is a GetParameter).
+const keyReads = jest.spyOn(jwtKeys, 'get');
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const keyReaders: string[] = require(join(ROOT, 'resources/per-function-iam.js')).jwtKeyReaders(ROOT, functionDefinitions());
 
 const declared = JSON.parse(readFileSync(join(ROOT, 'resources/iam.json'), 'utf8')).functions as Record<string, string[]>;
 
@@ -66,9 +76,10 @@ describe.each(rows())('%s', (_key, route) => {
   let ctx: FixtureContext;
   beforeAll(async () => { ctx = { me: await makeUser(), other: await makeUser() }; });
 
-  it('calls only the DynamoDB actions declared for its function', async () => {
+  it('calls only the DynamoDB actions declared for its function, and reads the JWT key set it is granted', async () => {
     const used = new Set<string>();
     const valid = await route.valid(ctx);
+    keyReads.mockClear();
     recording = used;
     try {
       const ok = await call(route.handler, route.key, { token: ctx.me.token, ...valid });
@@ -85,6 +96,27 @@ describe.each(rows())('%s', (_key, route) => {
     // And nothing more: an action declared but never used is a permission nobody needs.
     const unused = (declared[route.name] ?? []).filter((a) => !used.has(a) && !(OTHER_PATHS[route.name] ?? []).includes(a));
     expect({ function: route.name, unused }).toEqual({ function: route.name, unused: [] });
+    // Signing or verifying a token (the refused request's trace record names its actor from the token).
+    expect({ function: route.name, readsKeys: keyReads.mock.calls.length > 0 }).toEqual({ function: route.name, readsKeys: true });
+    expect(keyReaders).toContain(route.name);
+  });
+});
+
+describe('the JWT key set', () => {
+  it('the catch-all 404 reads it (its trace record names the token\'s user); the /docs page never does, and is not granted it', async () => {
+    const u = await makeUser();
+    keyReads.mockClear();
+    expect((await call(notFound, 'GET /nowhere', { token: u.token })).status).toBe(404);
+    expect(keyReads).toHaveBeenCalled();
+    expect(keyReaders).toContain('docsNotFound');
+    keyReads.mockClear();
+    expect((await docsPage({ ...apiEvent('GET /docs', { token: u.token }) }))).toMatchObject({ statusCode: 200 });
+    expect(keyReads).not.toHaveBeenCalled();
+    expect(keyReaders).not.toContain('docsPage');
+  });
+
+  it('no background function is granted it (each one\'s run below reads no key)', () => {
+    for (const name of ['cleanupWorker', 'cleanupSweeper', 'streamConsumer', 'mediaProcess']) expect(keyReaders).not.toContain(name);
   });
 });
 
@@ -98,6 +130,7 @@ describe('cleanupWorker', () => {
     expect((await call(likePost, 'POST /posts/like/{post_id}', { params: { post_id: post._id }, token: other.token })).status).toBe(200);
     expect((await call(deletePost, 'DELETE /posts/{post_id}', { params: { post_id: post._id }, token: me.token })).status).toBe(200);
     const used = new Set<string>();
+    keyReads.mockClear();
     recording = used;
     try {
       expect(await worker({ kind: 'post', id: post._id }, { ...lambdaContext(), getRemainingTimeInMillis: () => 300_000 })).toMatchObject({ done: true });
@@ -105,6 +138,7 @@ describe('cleanupWorker', () => {
       recording = undefined;
     }
     expect([...used].sort()).toEqual([...declared.cleanupWorker!].sort());
+    expect(keyReads).not.toHaveBeenCalled();
   });
 });
 
@@ -114,6 +148,7 @@ describe('cleanupSweeper', () => {
     const post = await makePost(me);
     expect((await call(deletePost, 'DELETE /posts/{post_id}', { params: { post_id: post._id }, token: me.token })).status).toBe(200);
     const used = new Set<string>();
+    keyReads.mockClear();
     recording = used;
     try {
       // A fresh test table has no job untouched for 15 minutes: one Query, nothing to restart.
@@ -125,6 +160,7 @@ describe('cleanupSweeper', () => {
       recording = undefined;
     }
     expect([...used].sort()).toEqual([...declared.cleanupSweeper!].sort());
+    expect(keyReads).not.toHaveBeenCalled();
   });
 });
 
@@ -152,6 +188,7 @@ describe('streamConsumer', () => {
     const userItem = (await getItem(keys.user(author.id)))!;
     await db.send(new UpdateCommand({ TableName: TABLE, Key: keys.user(author.id), UpdateExpression: 'SET pullMode = :t', ExpressionAttributeValues: { ':t': true } }));
     const used = new Set<string>();
+    keyReads.mockClear();
     recording = used;
     try {
       const answer = await streamConsumer({ Records: [
@@ -166,6 +203,7 @@ describe('streamConsumer', () => {
       recording = undefined;
     }
     expect([...used].sort()).toEqual([...declared.streamConsumer!].sort());
+    expect(keyReads).not.toHaveBeenCalled();
   });
 });
 
@@ -174,6 +212,7 @@ describe('mediaProcess', () => {
     const me = await makeUser();
     const { event } = await upload(me.token, await makeImage('jpeg', 32, 24), 'image/jpeg');
     const used = new Set<string>();
+    keyReads.mockClear();
     recording = used;
     try {
       expect(await processMedia(event)).toEqual({ outcomes: ['ready'] });
@@ -182,5 +221,6 @@ describe('mediaProcess', () => {
       recording = undefined;
     }
     expect([...used].sort()).toEqual([...declared.mediaProcess!].sort());
+    expect(keyReads).not.toHaveBeenCalled();
   });
 });

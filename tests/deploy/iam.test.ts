@@ -1,11 +1,12 @@
 // resources/iam.json declares the DynamoDB actions of every function, and only of functions.
 import { join } from 'node:path';
-import { ROOT, functionNames } from '../../scripts/lib/manifests.mjs';
+import { ROOT, functionDefinitions, functionNames, routes } from '../../scripts/lib/manifests.mjs';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { declarations, invocations } = require(join(ROOT, 'resources/per-function-iam.js')) as {
+const { declarations, invocations, jwtKeyReaders } = require(join(ROOT, 'resources/per-function-iam.js')) as {
   declarations(root: string, names: string[]): Record<string, string[]>;
   invocations(root: string, names: string[]): Record<string, string[]>;
+  jwtKeyReaders(root: string, functions: Record<string, { events?: unknown[] }>): string[];
 };
 
 it('every function of the manifests has a declaration, each a list of single DynamoDB actions', () => {
@@ -24,4 +25,17 @@ it('lets exactly the two deletions, a moderator\'s removal, the worker itself, t
   });
   // A target that is not a function of the service (a pattern among them) is refused.
   expect(() => invocations(ROOT, functionNames().filter((n) => n !== 'cleanupWorker'))).toThrow(/may invoke "cleanupWorker", which is not a function/);
+});
+
+it('grants the JWT key set to every function with a route but the /docs page, and to no background function', () => {
+  const routed = [...new Set(routes().map((r) => r.name))];
+  expect(jwtKeyReaders(ROOT, functionDefinitions())).toEqual(routed.filter((n) => n !== 'docsPage').sort());
+  // A new route gets it without a line anywhere; a new background function does not.
+  const more = { ...functionDefinitions(), postsArchive: { events: [{ httpApi: { method: 'POST', path: '/posts/archive' } }] }, archiveWorker: { events: [] } };
+  expect(jwtKeyReaders(ROOT, more)).toContain('postsArchive');
+  expect(jwtKeyReaders(ROOT, more)).not.toContain('archiveWorker');
+  // The exception must name a routed function of the service.
+  const { docsPage: _gone, ...withoutPage } = functionDefinitions();
+  expect(() => jwtKeyReaders(ROOT, withoutPage)).toThrow(/jwtKeys.except names "docsPage", which is not a function/);
+  expect(() => jwtKeyReaders(ROOT, { ...functionDefinitions(), docsPage: { events: [] } })).toThrow(/"docsPage", which has no HTTP route/);
 });

@@ -2,8 +2,9 @@
 // CloudFormation template it makes: one function per endpoint with its own least-privilege
 // role (its DynamoDB actions; lambda:InvokeFunction on the cleanup worker for the six
 // functions that start it: the two deletions, a moderator's removal, the worker, the sweeper, the stream consumer), the sweeper's schedule, the HTTP API routes, the table with its indexes, TTL, PITR and
-// deletion protection, stage throttling, log retention, the JWT secret from SSM, and the
-// change stream's consumer with its retries and on-failure queue. Then the operations
+// deletion protection, stage throttling, log retention, the JWT key set's SSM parameter (its
+// name in the environment, never a secret; each routed function may read and decrypt it), and
+// the change stream's consumer with its retries and on-failure queue. Then the operations
 // (resources/operations.js, docs/OPERATIONS.md): every alarm wired to the stage's topic, the
 // dashboard, X-Ray on every function, the /auth/* route throttles and the access log's
 // fields, every asynchronous consumer's retries, on-failure queue and reserved concurrency,
@@ -95,10 +96,19 @@ it('packages the prod stage offline into a template with all of it', () => {
   const tracers: string[] = [];
   const streamReaders: string[] = [];
   const s3Used: Record<string, Record<string, string[]>> = {};
+  const keyReaders: string[] = [];
+  // eslint-disable-next-line no-template-curly-in-string
+  const keyParameterArn = { 'Fn::Sub': 'arn:${AWS::Partition}:ssm:${AWS::Region}:${AWS::AccountId}:parameter/aperture/prod/jwt-keys' };
   for (const [id, fn] of lambdas) {
     const name = fn.Properties.FunctionName.replace('aperture-prod-', '') as string;
     const env = fn.Properties.Environment.Variables;
-    expect(env.JWT_SECRET).toBe('{{resolve:ssm:/aperture/prod/jwt-secret}}');
+    // The signing keys are read from SSM at run time (lib/auth/keys.ts): the environment names
+    // the parameter, and holds no secret nor a reference CloudFormation would resolve into one.
+    expect(env.JWT_KEYS_PARAMETER).toBe('/aperture/prod/jwt-keys');
+    expect(env.JWT_KEYS_CACHE_SECONDS).toBe('300');
+    expect(env).not.toHaveProperty('JWT_SECRET');
+    expect(env).not.toHaveProperty('JWT_KEYS');
+    expect(JSON.stringify(env)).not.toMatch(/\{\{resolve:|aperture-local-development-secret/);
     expect(env.TABLE_NAME).toBe('aperture-prod');
     expect(env.DYNAMODB_ENDPOINT).toBe('');
     // Unset in the packaging shell: the local stage's issuer and audience (README, Configuration).
@@ -150,6 +160,23 @@ it('packages the prod stage offline into a template with all of it', () => {
         (s3Used[name] ??= {})[prefix] = [...s.Action].sort();
         continue;
       }
+      // The JWT key set: reading that one parameter, and decrypting it through SSM only.
+      if (s.Action.includes('ssm:GetParameter')) {
+        expect(s).toEqual({ Effect: 'Allow', Action: ['ssm:GetParameter'], Resource: [keyParameterArn] });
+        keyReaders.push(name);
+        continue;
+      }
+      if (s.Action.includes('kms:Decrypt')) {
+        expect(s).toEqual({
+          Effect: 'Allow', Action: ['kms:Decrypt'],
+          Resource: [{ 'Fn::Sub': 'arn:${AWS::Partition}:kms:${AWS::Region}:${AWS::AccountId}:key/*' }], // eslint-disable-line no-template-curly-in-string
+          Condition: { StringEquals: {
+            'kms:ViaService': { 'Fn::Sub': 'ssm.${AWS::Region}.amazonaws.com' }, // eslint-disable-line no-template-curly-in-string
+            'kms:EncryptionContext:PARAMETER_ARN': keyParameterArn,
+          } },
+        });
+        continue;
+      }
       if (s.Action.some((a) => a.startsWith('lambda:'))) {
         expect(s.Action).toEqual(['lambda:InvokeFunction']);
         expect(s.Resource).toEqual([workerArn]);
@@ -166,6 +193,14 @@ it('packages the prod stage offline into a template with all of it', () => {
   expect(streamReaders).toEqual(['streamConsumer']);
   expect(senders.sort()).toEqual(Object.keys(ON_FAILURE_QUEUE).sort());
   expect(tracers.sort()).toEqual([...names].sort());
+  // Every function with a route reads the keys (lib/http verifies tokens), but the /docs page,
+  // which never reads one; no background function does.
+  expect(keyReaders.sort()).toEqual([...new Set(routes().map((r) => r.name))].filter((n) => n !== 'docsPage').sort());
+  for (const name of keyReaders) {
+    const role = resources[lambdas.find(([, fn]) => fn.Properties.FunctionName === `aperture-prod-${name}`)![1].Properties.Role['Fn::GetAtt'][0]]!;
+    const actions = role.Properties.Policies[0].PolicyDocument.Statement.flatMap((st: { Action: string[] }) => st.Action);
+    expect(actions).toContain('kms:Decrypt');
+  }
 
   // The change stream (images before and after) feeds one consumer, with bounded retries,
   // bisection, per-record failure reports and an on-failure queue: no event is lost in silence.
@@ -427,7 +462,6 @@ describe('operations: alarms, tracing, failure destinations, throttles (docs/OPE
     const offenders: string[] = [];
     for (const [, fn] of ofType('AWS::Lambda::Function')) {
       for (const [key, value] of Object.entries(fn.Properties.Environment?.Variables ?? {})) {
-        if (KNOWN_SECRET_IN_ENVIRONMENT.includes(key)) continue;
         const text = JSON.stringify(value);
         if ((SECRET_NAME.test(key) && !NOT_SECRETS.includes(key)) || /jwt-secret|\{\{resolve:(ssm|ssm-secure|secretsmanager):/i.test(text)) {
           offenders.push(`${fn.Properties.FunctionName}: ${key}`);
@@ -437,10 +471,3 @@ describe('operations: alarms, tracing, failure destinations, throttles (docs/OPE
     expect([...new Set(offenders)]).toEqual([]);
   });
 });
-
-/**
- * The one known exception to "no secret in an environment block": JWT_SECRET, resolved from
- * SSM into every function's environment at deploy time. Removed by the secrets change (the
- * functions read it from SSM themselves): delete this constant and its use then.
- */
-const KNOWN_SECRET_IN_ENVIRONMENT = ['JWT_SECRET'];

@@ -11,13 +11,21 @@ import { config } from '../../lib/config';
 import { db, TABLE } from '../../lib/db/client';
 import { keys } from '../../lib/keys';
 import { signToken } from '../../lib/auth/tokens';
+import { jwtKeys } from '../../lib/auth/keys';
 import { newId } from '../../lib/ids';
 import { handler as logout } from '../../functions/auth/logout';
 
 const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
 const now = () => Math.floor(Date.now() / 1000);
 const claims = (sub: string, extra: JWTPayload = {}): JWTPayload => ({ sub, iss: config.issuer, aud: config.audience, iat: now(), exp: now() + 3600, ...extra });
-const hs = (payload: JWTPayload, key: Uint8Array = config.jwtSecret, alg = 'HS256') => new SignJWT(payload).setProtectedHeader({ alg, typ: 'JWT' }).sign(key);
+// The stage's current key and its kid: a bad token below fails for its own reason, not for a missing kid.
+let current: { kid: string; key: Uint8Array };
+beforeAll(async () => {
+  const set = await jwtKeys.get();
+  current = { kid: set.current, key: set.signingKey };
+});
+const hs = (payload: JWTPayload, key: Uint8Array = current.key, alg = 'HS256', kid: string | null = current.kid) =>
+  new SignJWT(payload).setProtectedHeader({ alg, typ: 'JWT', ...(kid === null ? {} : { kid }) }).sign(key);
 const without = (p: JWTPayload, k: keyof JWTPayload) => { const c = { ...p }; delete c[k]; return c; };
 
 /** Bad tokens for user `u`, each with the reason it must fail (and only that: each names `u`'s live session). */
@@ -30,7 +38,10 @@ async function badTokens(u: TestUser): Promise<[string, string][]> {
     ['alg none', `${b64({ alg: 'none', typ: 'JWT' })}.${b64(mine())}.`],
     ['alg none with a signature', `${b64({ alg: 'none' })}.${b64(mine())}.${s}`],
     ['HS256 with another key', await hs(mine(), new TextEncoder().encode('another-secret-of-at-least-32-characters!'))],
-    ['HS512 with the right key', await hs(mine(), config.jwtSecret, 'HS512')],
+    ['HS512 with the right key', await hs(mine(), current.key, 'HS512')],
+    ['the right key but no kid', await hs(mine(), current.key, 'HS256', null)],
+    ['the right key under a kid the key set does not hold', await hs(mine(), current.key, 'HS256', 'retired-1')],
+    ['the right key under an empty kid', await hs(mine(), current.key, 'HS256', '')],
     ['RS256', await new SignJWT(mine()).setProtectedHeader({ alg: 'RS256' }).sign(privateKey)],
     ['a changed payload', `${h}.${b64({ ...mine(), scope: 'logs:read' })}.${s}`],
     ['expired', await hs(mine({ iat: now() - 7200, exp: now() - 60 }))],
