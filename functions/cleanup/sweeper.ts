@@ -5,8 +5,10 @@ import { markRestarted, stalledJobs, STALLED_AFTER_MS } from '../../lib/cleanup/
 import { triggerCleanup } from '../../lib/cleanup/trigger';
 import { logger } from '../../lib/log';
 
-export async function handler(): Promise<{ stalled: number; restarted: number }> {
-  const jobs = await stalledJobs(new Date(Date.now() - STALLED_AFTER_MS));
+/** The sweep runs as of its schedule's time (EventBridge's `time`; now when invoked by hand). */
+export async function handler(event?: { time?: string }): Promise<{ stalled: number; restarted: number }> {
+  const at = event?.time && !Number.isNaN(Date.parse(event.time)) ? Date.parse(event.time) : Date.now();
+  const jobs = await stalledJobs(new Date(at - STALLED_AFTER_MS));
   const started = await Promise.all(jobs.map(async (job) => {
     if (!(await triggerCleanup(job.kind, job.id))) return false;
     await markRestarted(job);

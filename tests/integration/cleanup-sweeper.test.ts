@@ -64,6 +64,10 @@ describe('cleanup sweeper', () => {
     expect(stalled).toEqual([older, newer]);
     expect(ids(await stalledJobs(new Date(Date.now() - STALLED_AFTER_MS), 1))).toEqual([older]);
     expect(fresh).toBeDefined();
+    // A sweep runs as of its schedule's time: one scheduled 5 minutes ago finds only the job
+    // stalled 30 minutes ago, and one scheduled before any of them none.
+    await expect(sweeper({ time: new Date(Date.now() - 5 * 60_000).toISOString() })).rejects.toThrow('Could not restart 1 of 1 stalled cleanup jobs');
+    await expect(sweeper({ time: '2000-01-01T00:00:00Z' })).resolves.toEqual({ stalled: 0, restarted: 0 });
     // The test stage has no Lambda endpoint to start the worker on: every restart is refused,
     // and the run fails so that the function's error metric shows it (docs/OPERATIONS.md).
     await expect(sweeper()).rejects.toThrow(`Could not restart ${stalled.length} of ${stalled.length} stalled cleanup jobs`);
