@@ -140,15 +140,19 @@ it('answers 50 clients at once, every request its own answer and none a Lambda t
   expect(unexpected(created, 201)).toEqual([]);
   const posts = created.map((c) => c.json.post._id as string);
 
-  // Every client at once: reads, writes and a login (scrypt), six requests each.
-  const mixed = (await Promise.all(tokens.map((t, i) => Promise.all([
-    send('GET', '/users/me', undefined, t),
-    send('POST', `/posts/like/${posts[(i + 1) % clients]}`, undefined, t),
-    send('POST', `/users/follow/${ids[(i + 1) % clients]}`, undefined, t),
-    send('GET', '/posts/explore?limit=10', undefined, t),
-    send('GET', '/posts/feed', undefined, t),
-    send('POST', '/auth/login', { identifier: `${tag}${i}`, password: 'correct horse' }),
-  ])))).flat();
+  // Every client at once, each as an app sends: a request, its answer, the next one. Reads,
+  // writes and a login (scrypt), six requests each, 50 in flight at any moment.
+  const session = async (t: string, i: number) => {
+    const out = [];
+    out.push(await send('GET', '/users/me', undefined, t));
+    out.push(await send('POST', `/posts/like/${posts[(i + 1) % clients]}`, undefined, t));
+    out.push(await send('POST', `/users/follow/${ids[(i + 1) % clients]}`, undefined, t));
+    out.push(await send('GET', '/posts/explore?limit=10', undefined, t));
+    out.push(await send('GET', '/posts/feed', undefined, t));
+    out.push(await send('POST', '/auth/login', { identifier: `${tag}${i}`, password: 'correct horse' }));
+    return out;
+  };
+  const mixed = (await Promise.all(tokens.map(session))).flat();
   expect(unexpected(mixed, 200)).toEqual([]);
   // The writes all landed: each post has exactly its one like, each user one follower.
   const check = await Promise.all(posts.map((id) => send('GET', `/posts/${id}`, undefined, tokens[0])));
