@@ -28,6 +28,8 @@ const schema = z.object({
   MEDIA_BUCKET: z.optional(z.string()),
   MEDIA_PUBLIC_URL: z.optional(z.string()),
   S3_ENDPOINT: z.optional(z.string()),
+  // One log line per DynamoDB call, with the request's trace id (deployed stages: serverless.yml).
+  LOG_DB_CALLS: z._default(z.enum(['0', '1']), '0'),
 });
 
 export interface Config {
@@ -45,6 +47,8 @@ export interface Config {
   /** Authors with more followers than this are read into their followers' feeds, not copied (contract section 11). */
   fanoutMaxFollowers: number;
   media: MediaConfig;
+  /** Log every DynamoDB call (command, table, index, time, capacity) under the request's trace id. */
+  logDbCalls: boolean;
 }
 
 /** Where the token signing keys come from (lib/auth/keys.ts): exactly one of parameter and inline. */
@@ -93,6 +97,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     region: e.AWS_REGION,
     fanoutMaxFollowers: e.FANOUT_MAX_FOLLOWERS,
     media: mediaConfig(e.MEDIA_BUCKET, e.MEDIA_PUBLIC_URL, e.S3_ENDPOINT, isLocal),
+    logDbCalls: e.LOG_DB_CALLS === '1',
   };
 }
 

@@ -3,7 +3,8 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config';
-import { instrument } from './metrics';
+import { instrument, logCalls } from './metrics';
+import { logger } from '../log';
 
 const local = config.dynamodbEndpoint
   ? { endpoint: config.dynamodbEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
@@ -22,3 +23,5 @@ export const db = DynamoDBDocumentClient.from(dynamo, {
 export const TABLE = config.tableName;
 // Benchmark instrumentation (scripts/bench.mjs); never set in a deployed stage.
 if (process.env.APERTURE_DB_METRICS === '1') instrument(dynamo);
+// Every call logged under the request's trace id (deployed stages; lib/db/metrics.ts).
+if (config.logDbCalls) logCalls(dynamo, logger.info);

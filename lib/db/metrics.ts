@@ -54,3 +54,39 @@ export function instrument(client: DynamoDBClient): void {
     }
   }, { step: 'build', name: 'apertureDbMetrics', priority: 'low' });
 }
+
+/**
+ * One log line per DynamoDB call (LOG_DB_CALLS=1, every deployed stage): command, table, index,
+ * milliseconds, consumed capacity and the error, if any, under the trace id of the request
+ * being served (lib/log.ts). HTTP APIs carry no X-Ray and the SDK's X-Ray instrumentation would
+ * cost every bundle 124 KB: these lines are how one request is followed from the API's access
+ * log (its requestId) and its X-Trace-Id to every DynamoDB call it made (docs/OPERATIONS.md,
+ * "Tracing").
+ */
+export function logCalls(client: DynamoDBClient, log: (event: string, fields: Record<string, unknown>) => void): void {
+  client.middlewareStack.add((next) => async (args) => {
+    const input = args.input as Record<string, unknown>;
+    return next({ ...args, input: { ...input, ReturnConsumedCapacity: 'TOTAL' } });
+  }, { step: 'initialize', name: 'apertureLogCapacity', priority: 'high' });
+  client.middlewareStack.add((next, context) => async (args) => {
+    const input = args.input as { TableName?: string; IndexName?: string };
+    const start = performance.now();
+    let error: string | undefined;
+    let consumed: unknown;
+    try {
+      const res = await next(args);
+      consumed = (res.output as { ConsumedCapacity?: unknown }).ConsumedCapacity;
+      return res;
+    } catch (err) {
+      error = (err as Error).name;
+      throw err;
+    } finally {
+      log('db_call', {
+        command: String(context.commandName ?? 'unknown'),
+        table: input.TableName, index: input.IndexName,
+        ms: Math.round((performance.now() - start) * 10) / 10,
+        consumed, ...(error ? { error } : {}),
+      });
+    }
+  }, { step: 'build', name: 'apertureLogCalls', priority: 'low' });
+}
