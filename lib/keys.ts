@@ -29,6 +29,8 @@ export const keys = {
   username: (username: string) => ({ PK: `USERNAME#${username.toLowerCase()}`, SK: 'CLAIM' }),
   email: (email: string) => ({ PK: `EMAIL#${email.toLowerCase()}`, SK: 'CLAIM' }),
   loginGuard: (userId: string) => ({ PK: `USER#${userId}`, SK: 'LOGIN_GUARD' }),
+  // The caller's suggested users as last computed (lib/graph/suggest.ts), kept with a TTL.
+  suggestions: (userId: string) => ({ PK: `USER#${userId}`, SK: 'SUGGESTIONS' }),
   // Sessions live in their user's partition: a user's sessions, newest first, are one Query
   // (`begins_with(SK, SESSION#)`, descending: session ids are ULIDs); the caller's user item
   // and session item are read together on every authenticated request.

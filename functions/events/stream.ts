@@ -9,10 +9,12 @@ import { jobReaction } from '../../lib/events/jobs';
 import { feedJobs, feedReactions } from '../../lib/feed/reactions';
 import { notificationReactions } from '../../lib/notifications/reactions';
 import { accountJobs } from '../../lib/account/cleanup';
+import { recentReactions } from '../../lib/graph/recent';
 
 export const reactions: Reaction[] = [
   ...feedReactions,
   ...notificationReactions,
+  ...recentReactions,
   jobReaction([...feedJobs, ...accountJobs]),
 ];
 

@@ -6,5 +6,5 @@ import { suggest } from '../../lib/graph/suggest';
 export const query = z.strictObject({ limit: intParam(1, 50, 10) });
 
 export const handler = http({ query }, async ({ query, caller }) => {
-  return { body: { users: await suggest(caller.userId, query.limit) } };
+  return { body: { users: await suggest(caller, query.limit) } };
 });

@@ -77,10 +77,11 @@ const counterDown = (key: Key, field: string): TxItem => ({
     Update: {
       TableName: TABLE,
       Key: key,
-      UpdateExpression: 'ADD #f :minus',
+      // A follow edge's counter: edgesV moves too (lib/graph/recent.ts).
+      UpdateExpression: field === 'followersCount' || field === 'followingCount' ? 'ADD #f :minus, edgesV :one' : 'ADD #f :minus',
       ConditionExpression: 'attribute_exists(PK)',
       ExpressionAttributeNames: { '#f': field },
-      ExpressionAttributeValues: { ':minus': -1 },
+      ExpressionAttributeValues: field === 'followersCount' || field === 'followingCount' ? { ':minus': -1, ':one': 1 } : { ':minus': -1 },
     },
   },
 });

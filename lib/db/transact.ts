@@ -108,6 +108,8 @@ export interface Counter {
    * read is hot, and its change skips the optimistic attempt that would fail.
    */
   stamp: { field: string; seen: number | undefined };
+  /** An attribute of the same item that every step moves by 1 (a version of what the counter counts). */
+  bump?: string;
 }
 
 export interface Counted {
@@ -137,12 +139,16 @@ export const HOT_WINDOW_MS = 1_000;
  */
 export function counterStep(c: Counter, seen: number | undefined): TxItem {
   const base = {
-    TableName: TABLE, Key: c.key, UpdateExpression: 'ADD #c :by SET #at = :at', ExpressionAttributeNames: { '#c': c.field, '#at': c.stamp.field },
+    TableName: TABLE,
+    Key: c.key,
+    UpdateExpression: `ADD #c :by${c.bump ? ', #v :one' : ''} SET #at = :at`,
+    ExpressionAttributeNames: { '#c': c.field, '#at': c.stamp.field, ...(c.bump ? { '#v': c.bump } : {}) },
   };
   const at = Date.now();
+  const one = c.bump ? { ':one': 1 } : {};
   if (seen === undefined) {
     return {
-      op: { Update: { ...base, ConditionExpression: 'attribute_exists(PK)', ExpressionAttributeValues: { ':by': c.delta, ':at': at } } },
+      op: { Update: { ...base, ConditionExpression: 'attribute_exists(PK)', ExpressionAttributeValues: { ':by': c.delta, ':at': at, ...one } } },
       onConditionFailed: c.onMissing,
     };
   }
@@ -151,7 +157,7 @@ export function counterStep(c: Counter, seen: number | undefined): TxItem {
       Update: {
         ...base,
         ConditionExpression: seen === 0 ? 'attribute_exists(PK) AND (attribute_not_exists(#c) OR #c = :seen)' : 'attribute_exists(PK) AND #c = :seen',
-        ExpressionAttributeValues: { ':by': c.delta, ':seen': seen, ':at': at },
+        ExpressionAttributeValues: { ':by': c.delta, ':seen': seen, ':at': at, ...one },
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       },
     },

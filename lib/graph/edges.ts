@@ -42,7 +42,10 @@ export function moveCounters(userId: string, deltas: Record<string, number>, onM
   const names: Record<string, string> = {};
   const values: Record<string, number> = {};
   const parts: string[] = [];
-  for (const [field, delta] of Object.entries(deltas)) {
+  // A change of the follow edges moves edgesV as well: the recent arrays are stale until the
+  // stream catches up (lib/users/model.ts recentEdges).
+  const all = deltas.followersCount || deltas.followingCount ? { ...deltas, edgesV: 1 } : deltas;
+  for (const [field, delta] of Object.entries(all)) {
     if (delta === 0) continue;
     names[`#${field}`] = field;
     values[`:${field}`] = delta;

@@ -35,6 +35,7 @@ const noBlock = (blockerId: string, blockedId: string, error: () => Forbidden | 
 const followersCounter = (target: CountedTarget, delta: 1 | -1): Counter => ({
   key: keys.user(target.id), field: 'followersCount', seen: target.followersCount, delta, onMissing: () => new NotFound('user'),
   stamp: { field: 'followersCountAt', seen: target.followersCountAt },
+  bump: 'edgesV',
 });
 
 export async function follow(callerId: string, target: CountedTarget, trace: TraceContext, payload: Record<string, unknown>): Promise<FollowResult> {
@@ -55,7 +56,8 @@ export async function follow(callerId: string, target: CountedTarget, trace: Tra
         Update: {
           TableName: TABLE,
           Key: keys.user(callerId),
-          UpdateExpression: 'ADD followingCount :one',
+          // edgesV: the caller's recent arrays are stale until the stream catches up (lib/graph/recent.ts).
+          UpdateExpression: 'ADD followingCount :one, edgesV :one',
           ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(followingCount) OR followingCount < :max)',
           ExpressionAttributeValues: { ':one': 1, ':max': FOLLOW_LIMIT },
         },

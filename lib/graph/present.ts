@@ -1,8 +1,10 @@
-// User objects for a list of ids: the user items in one BatchGet, and the embedded edge
-// arrays of each, all in the same round trip (they need only the ids). Deleted users are
-// simply absent from the result.
+// User objects for a list of ids: the user items in one BatchGet, which carry their newest
+// follower and following ids (lib/graph/recent.ts). A user whose arrays are behind its
+// edges (the stream has not caught up with a follow of the last moments), and the viewer's
+// own object (its bookmarks and blocks), read their edges in a second round trip. Deleted
+// users are simply absent from the result.
 import { EMBED_LIMIT, loadEdges } from '../users/repo';
-import { toBaseUser, type BaseUser, type UserItem } from '../users/model';
+import { recentEdges, toBaseUser, type BaseUser, type UserEdges, type UserItem } from '../users/model';
 import { batchGet, itemKey, type Key } from '../db/batch';
 import { keys } from '../keys';
 
@@ -24,19 +26,28 @@ export interface PresentOptions {
   ownBookmarks?: Promise<string[]>;
   /** User items the caller has already read: not read again. */
   known?: Map<string, UserItem>;
+  /** false: the user items (and `also`) eventually consistent, half the read units. */
+  consistent?: boolean;
 }
 
 export async function presentIds(ids: string[], viewerId: string, opts: PresentOptions = {}): Promise<Presented> {
   const unique = [...new Set(ids)];
   const limit = opts.limit ?? EMBED_LIMIT.list;
-  const [found, edges] = await Promise.all([
-    batchGet([...unique.filter((id) => !opts.known?.has(id)).map((id) => keys.user(id)), ...(opts.also ?? [])]),
-    Promise.all(unique.map((id) => loadEdges(id, id === viewerId, limit, id === viewerId ? { bookmarks: opts.ownBookmarks } : {}))),
-  ]);
-  const users = new Map<string, BaseUser>();
-  unique.forEach((id, i) => {
+  // The viewer's own edges are read at once, beside the BatchGet (they are needed whatever it finds).
+  const own = unique.includes(viewerId) ? loadEdges(viewerId, true, limit, { bookmarks: opts.ownBookmarks }) : undefined;
+  own?.catch(() => undefined);
+  const found = await batchGet([...unique.filter((id) => !opts.known?.has(id)).map((id) => keys.user(id)), ...(opts.also ?? [])], { consistent: opts.consistent });
+  const items = new Map(unique.flatMap((id) => {
     const item = opts.known?.get(id) ?? (found.get(itemKey(keys.user(id))) as UserItem | undefined);
-    if (item) users.set(id, toBaseUser(item, edges[i]!, id === viewerId));
-  });
+    return item ? [[id, item] as const] : [];
+  }));
+  const edges = new Map<string, UserEdges>();
+  await Promise.all([...items].map(async ([id, item]) => {
+    const recent = id === viewerId || limit > EMBED_LIMIT.list ? undefined : recentEdges(item);
+    const chosen = recent ? { followers: recent.followers.slice(0, limit), following: recent.following.slice(0, limit) } : undefined;
+    edges.set(id, id === viewerId ? await own! : chosen ?? await loadEdges(id, false, limit));
+  }));
+  const users = new Map<string, BaseUser>();
+  for (const [id, item] of items) users.set(id, toBaseUser(item, edges.get(id)!, id === viewerId));
   return { users, found };
 }

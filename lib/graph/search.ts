@@ -12,10 +12,11 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from '../db/client';
 import { keys } from '../keys';
-import { EMBED_LIMIT, getUsers, loadEdges } from '../users/repo';
-import { toBaseUser, type BaseUser, type UserEdges } from '../users/model';
 import { nameWords } from '../users/search-terms';
-import { blockedEitherWay, relations } from './relations';
+import type { BaseUser, UserItem } from '../users/model';
+import { batchGet, itemKey } from '../db/batch';
+import { blockedEitherWay, readRelations, relationKeys } from './relations';
+import { presentIds } from './present';
 
 export const SEARCH_BOUNDS = {
   /** Index items read per term Query (one page, no follow-up pages). */
@@ -59,18 +60,19 @@ async function matches(query: string): Promise<string[]> {
 }
 
 /**
- * Round trips: the term Queries; then relations, user items and the edge arrays of the
- * first `limit` matches together; a third only when blocked or vanished users among those
- * had to be replaced by later matches (their edge arrays are read then).
+ * Round trips: the term Queries; then one BatchGet of the matches' user items (which carry
+ * their newest follower and following ids, lib/graph/recent.ts) and their relations to the
+ * caller; a third only for users whose ids are behind their edges, and the caller's own
+ * object (lib/graph/present.ts).
  */
 export async function searchUsers(callerId: string, query: string, limit: number): Promise<BaseUser[]> {
   const ids = (await matches(query)).slice(0, limit + SEARCH_BOUNDS.slack);
-  const edgesOf = (list: string[]) => Promise.all(list.map((id) => loadEdges(id, id === callerId, EMBED_LIMIT.list)));
-  const first = ids.slice(0, limit);
-  const [rels, items, firstEdges] = await Promise.all([relations(callerId, ids), getUsers(ids), edgesOf(first)]);
-  const edges = new Map<string, UserEdges>(first.map((id, i) => [id, firstEdges[i]!]));
-  const chosen = ids.filter((id) => items.has(id) && !blockedEitherWay(rels.get(id))).slice(0, limit);
-  const missing = chosen.filter((id) => !edges.has(id));
-  (await edgesOf(missing)).forEach((e, i) => edges.set(missing[i]!, e));
-  return chosen.map((id) => toBaseUser(items.get(id)!, edges.get(id)!, id === callerId));
+  if (!ids.length) return [];
+  // The relations first and the users they leave, presented from the items of the same read.
+  const found = await batchGet([...ids.map((id) => keys.user(id)), ...relationKeys(callerId, ids)]);
+  const rels = readRelations(callerId, ids, found);
+  const chosen = ids.filter((id) => found.has(itemKey(keys.user(id))) && !blockedEitherWay(rels.get(id))).slice(0, limit);
+  const known = new Map(chosen.map((id) => [id, found.get(itemKey(keys.user(id))) as unknown as UserItem]));
+  const { users } = await presentIds(chosen, callerId, { known });
+  return chosen.flatMap((id) => (users.has(id) ? [users.get(id)!] : []));
 }

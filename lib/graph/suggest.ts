@@ -1,34 +1,47 @@
-// Suggested users (contract section 7), from a bounded sample of the graph, in at most
-// 4 sequential round trips:
-//   1. the caller's newest followings, newest followers, and the most-followed accounts
-//   2. each sampled following's newest followings (the second hop)
-//   3. for the candidate pool: one BatchGet of the user items and relations to the caller
-//      (excludes followed, blocked either way) ∥ the follow edges sampled-follower ->
-//      candidate (mutualFollowers; eventually consistent, so a BatchGet of its own)
-//   4. the User objects of the chosen candidates and of the sampled users that appear in
-//      their followerBy / mutualFollowers (only those: most of the sample usually does not)
-// followerBy = sampled followings of the caller that follow the candidate; mutualFollowers
-// = sampled followers of the caller that follow the candidate. Both are exact within the
-// samples, which is what keeps the work per call bounded (docs/ARCHITECTURE.md).
+// Suggested users (contract section 7), from a bounded sample of the graph, computed at most
+// once per SUGGEST_BOUNDS.cacheSeconds per caller and kept in one item with a TTL
+// (docs/ARCHITECTURE.md, "Suggested users").
+//
+// Computing (at most 4 sequential round trips):
+//   1. the caller's newest followings and newest followers (the samples), the most-followed
+//      accounts, and the cache item;
+//   2. one BatchGet of the sampled users' items: each carries its newest followings
+//      (lib/graph/recent.ts), the second hop; a sampled user whose ids are behind its edges
+//      has them read from the index instead (one more round trip, rare);
+//   3. one BatchGet of the candidates' items and the caller's follow edges to them;
+//   4. the cache item's Put (the answer's users are all known by then).
+// followerBy = sampled followings of the caller that follow the candidate; mutualFollowers =
+// sampled followers of the caller that follow the candidate, as their newest followings
+// show. Both are exact within the samples, which is what keeps the work per call bounded.
+//
+// Serving from the cache: the cache item, then one BatchGet of the users it names. It is
+// used while it is younger than cacheSeconds, covers the limit asked, and the caller's
+// follow edges and blocks are as they were when it was computed (the caller's item's edgesV
+// and blockedCount, read by authentication anyway). Whoever stands on either side of a block
+// with the caller now, or is gone, is left out when serving, as when computing.
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { db, TABLE } from '../db/client';
 import { batchGet, itemKey } from '../db/batch';
 import { keys } from '../keys';
 import { edgeIds } from '../users/repo';
-import type { BaseUser, UserItem } from '../users/model';
-import { blockedEitherWay, readRelations, relationKeys } from './relations';
+import { recentEdges, type BaseUser, type UserItem } from '../users/model';
+import type { Caller } from '../auth/caller';
 import { presentIds } from './present';
 import { mostFollowed } from './popular';
 
 export const SUGGEST_BOUNDS = {
   /** The caller's newest followings whose followings are read (the second hop). */
   followingSample: 20,
-  /** Followings read per sampled following. */
-  secondHop: 20,
+  /** Followings read per sampled user whose recent ids are behind (as many as the item keeps). */
+  secondHop: 10,
   /** The caller's newest followers checked against each candidate (mutualFollowers). */
   followerSample: 10,
   /** Graph candidates kept, most followerBy first. */
   graphPool: 40,
-  /** Most-followed accounts considered beyond `limit`, to fill after exclusions. */
-  popularExtra: 10,
+  /** Candidates computed beyond `limit`, to fill after exclusions (also the most-followed accounts read beyond it). */
+  slack: 10,
+  /** How long a computed list is served (the staleness bound of the ranking). */
+  cacheSeconds: 600,
 } as const;
 
 export interface Suggestion extends BaseUser {
@@ -36,54 +49,130 @@ export interface Suggestion extends BaseUser {
   followerBy: BaseUser[];
 }
 
-export async function suggest(callerId: string, limit: number): Promise<Suggestion[]> {
+interface Ranked {
+  id: string;
+  by: string[];
+  mutual: string[];
+}
+
+/** The cache item: the ranking as ids, and what it was computed against. */
+interface Cached {
+  computedAt: number;
+  edgesV: number;
+  blockedCount: number;
+  /** How many candidates were ranked: a call with a larger limit computes again. */
+  depth: number;
+  /** "id|by,by|mutual,mutual" per candidate, best first (compact: the item is read on every call). */
+  ranked: string[];
+}
+
+const encode = (r: Ranked) => `${r.id}|${r.by.join(',')}|${r.mutual.join(',')}`;
+const decode = (s: string): Ranked => {
+  const [id, by, mutual] = s.split('|');
+  return { id: id!, by: by ? by.split(',') : [], mutual: mutual ? mutual.split(',') : [] };
+};
+
+/** Not shown: deleted or suspended since the list was ranked (also in the hidden set, when authentication read it). */
+const shown = (item: UserItem | undefined): item is UserItem => !!item && !item.deletedAt && !item.suspendedAt;
+
+export async function suggest(caller: Caller, limit: number): Promise<Suggestion[]> {
+  const [me, hidden, cache] = await Promise.all([
+    caller.user(),
+    caller.hidden(),
+    db.send(new GetCommand({ TableName: TABLE, Key: keys.suggestions(caller.userId) })).then((r) => r.Item as Cached | undefined),
+  ]);
+  const depth = limit + SUGGEST_BOUNDS.slack;
+  const fresh = cache
+    && Date.now() - cache.computedAt < SUGGEST_BOUNDS.cacheSeconds * 1000
+    && cache.depth >= depth
+    && cache.edgesV === (me.edgesV ?? 0)
+    && cache.blockedCount === (me.blockedCount ?? 0);
+  const { ranked, known } = fresh
+    ? { ranked: cache.ranked.map(decode), known: new Map<string, UserItem>() }
+    : await compute(caller.userId, me, hidden, depth);
+
+  const visible = (id: string) => id !== caller.userId && !hidden.has(id);
+  const candidates = ranked.filter((r) => visible(r.id)).slice(0, depth);
+  const people = candidates.flatMap((r) => [r.id, ...r.by.filter(visible), ...r.mutual.filter(visible)]);
+  const { users, found } = await presentIds(people, caller.userId, { known, consistent: false });
+  const itemOf = (id: string) => known.get(id) ?? (found.get(itemKey(keys.user(id))) as UserItem | undefined);
+  const objects = (ids: string[]) => ids.filter((id) => visible(id) && shown(itemOf(id)) && users.has(id)).map((id) => users.get(id)!);
+  return candidates
+    .filter((r) => shown(itemOf(r.id)) && users.has(r.id))
+    .slice(0, limit)
+    .map((r) => ({ ...users.get(r.id)!, mutualFollowers: objects(r.mutual), followerBy: objects(r.by) }));
+}
+
+/** Ranks candidates from the samples and stores the ranking; the items it read are handed on, so that presenting reads nothing again. */
+async function compute(callerId: string, me: UserItem, hidden: Set<string>, depth: number): Promise<{ ranked: Ranked[]; known: Map<string, UserItem> }> {
   const B = SUGGEST_BOUNDS;
   const [myFollowing, myFollowers, popular] = await Promise.all([
     edgeIds('GSI1', keys.followingOf(callerId), B.followingSample),
     edgeIds('GSI2', keys.followersOf(callerId), B.followerSample),
-    mostFollowed(limit + B.popularExtra),
+    mostFollowed(depth),
   ]);
 
-  const hops = await Promise.all(myFollowing.map((f) => edgeIds('GSI1', keys.followingOf(f), B.secondHop)));
+  // The second hop, and the followers' followings, from the sampled users' own items.
+  const sampled = [...new Set([...myFollowing, ...myFollowers])];
+  const sampleItems = await batchGet<UserItem>(sampled.map((id) => keys.user(id)), { consistent: false });
+  const known = new Map<string, UserItem>();
+  for (const id of sampled) {
+    const item = sampleItems.get(itemKey(keys.user(id)));
+    if (item) known.set(id, item);
+  }
+  const followingOf = new Map<string, string[]>();
+  await Promise.all(sampled.map(async (id) => {
+    const item = known.get(id);
+    const recent = item ? recentEdges(item) : undefined;
+    followingOf.set(id, recent ? recent.following : await edgeIds('GSI1', keys.followingOf(id), B.secondHop));
+  }));
+
   const followerBy = new Map<string, string[]>();
-  myFollowing.forEach((f, i) => {
-    for (const c of hops[i]!) {
-      if (c === callerId) continue;
-      followerBy.set(c, [...(followerBy.get(c) ?? []), f]);
+  for (const f of myFollowing) {
+    for (const c of followingOf.get(f) ?? []) {
+      if (c !== callerId) followerBy.set(c, [...(followerBy.get(c) ?? []), f]);
     }
-  });
+  }
   const graph = [...followerBy.keys()]
     .sort((a, b) => followerBy.get(b)!.length - followerBy.get(a)!.length)
     .slice(0, B.graphPool);
-  const pool = [...new Set([...graph, ...popular.map((p) => p.id)])].filter((id) => id !== callerId);
+  const pool = [...new Set([...graph, ...popular.map((p) => p.id)])].filter((id) => id !== callerId && !hidden.has(id));
 
-  const [found, mutualEdges] = await Promise.all([
-    batchGet([...pool.map((id) => keys.user(id)), ...relationKeys(callerId, pool)]),
-    batchGet(myFollowers.flatMap((s) => pool.filter((c) => c !== s).map((c) => keys.follow(s, c))), { projection: 'createdAt', consistent: false }),
+  // The candidates' items (eventually consistent: a profile) and the caller's follows of them
+  // (strongly consistent: a follow of a moment ago must exclude its target).
+  const [items, follows] = await Promise.all([
+    batchGet<UserItem>(pool.filter((id) => !known.has(id)).map((id) => keys.user(id)), { consistent: false }),
+    batchGet(pool.map((id) => keys.follow(callerId, id)), { projection: 'createdAt' }),
   ]);
-  const rels = readRelations(callerId, pool, found);
-  const items = new Map(pool.flatMap((id) => {
-    const item = found.get(itemKey(keys.user(id))) as UserItem | undefined;
-    return item ? [[id, item] as const] : [];
-  }));
-  const mutual = (c: string) => myFollowers.filter((s) => s !== c && mutualEdges.has(itemKey(keys.follow(s, c))));
+  for (const id of pool) {
+    const item = items.get(itemKey(keys.user(id)));
+    if (item) known.set(id, item);
+  }
   const by = (c: string) => followerBy.get(c) ?? [];
-  const count = (c: string) => Number(items.get(c)?.followersCount ?? 0);
-  const chosen = pool
-    .filter((c) => {
-      const r = rels.get(c);
-      return items.has(c) && !!r && !r.isFollowing && !blockedEitherWay(r);
-    })
-    .sort((a, b) => by(b).length - by(a).length
-      || mutual(b).length - mutual(a).length
-      || count(b) - count(a)
-      || a.localeCompare(b))
-    .slice(0, limit);
+  const mutualOf = (c: string) => myFollowers.filter((s) => s !== c && (followingOf.get(s) ?? []).includes(c));
+  const count = (c: string) => Number(known.get(c)?.followersCount ?? 0);
+  const ranked = pool
+    .filter((c) => shown(known.get(c)) && !follows.has(itemKey(keys.follow(callerId, c))))
+    .map((c) => ({ id: c, by: by(c), mutual: mutualOf(c) }))
+    .sort((a, b) => b.by.length - a.by.length
+      || b.mutual.length - a.mutual.length
+      || count(b.id) - count(a.id)
+      || a.id.localeCompare(b.id))
+    .slice(0, depth);
 
-  // The chosen candidates' items were read above; only the users they show are read here.
-  const { users } = await presentIds([...chosen, ...chosen.flatMap((c) => [...mutual(c), ...by(c)])], callerId, { known: items });
-  const objects = (ids: string[]) => ids.flatMap((id) => (users.has(id) ? [users.get(id)!] : []));
-  return chosen
-    .filter((c) => users.has(c))
-    .map((c) => ({ ...users.get(c)!, mutualFollowers: objects(mutual(c)), followerBy: objects(by(c)) }));
+  const computedAt = Date.now();
+  // expiresAt is the table's TTL attribute (resources/table.json).
+  const cached: Cached & Record<string, unknown> = {
+    ...keys.suggestions(callerId),
+    type: 'SUGGESTIONS',
+    computedAt,
+    edgesV: me.edgesV ?? 0,
+    blockedCount: me.blockedCount ?? 0,
+    depth,
+    ranked: ranked.map(encode),
+    // DynamoDB's TTL removes it some time after it stops being served.
+    expiresAt: Math.floor(computedAt / 1000) + B.cacheSeconds,
+  };
+  await db.send(new PutCommand({ TableName: TABLE, Item: cached }));
+  return { ranked, known };
 }

@@ -30,6 +30,16 @@ export interface UserItem {
   deletedAt?: string;
   /** Set while a moderator's suspension stands (contract section 15). */
   suspendedAt?: string;
+  /**
+   * Moves (+1) in the same transaction as every change of the user's follow edges, either
+   * direction; absent = 0. The stream keeps `recentFollowers` / `recentFollowing` (the
+   * newest EMBED_LIMIT.list ids of each, newest first) and records in `recentV` the edgesV
+   * they reflect (lib/graph/recent.ts). The arrays are used only while the two are equal.
+   */
+  edgesV?: number;
+  recentV?: number;
+  recentFollowers?: string[];
+  recentFollowing?: string[];
 }
 
 export interface UserEdges {
@@ -81,6 +91,18 @@ export function toBaseUser(item: UserItem, edges: UserEdges, own: boolean): Base
     bookmarks: edges.bookmarks ?? [],
     blocked_users: edges.blocked_users ?? [],
   };
+}
+
+/**
+ * The user's newest follower and following ids as the stream keeps them on the item, when
+ * they reflect every follow change the item has seen (recentV = edgesV); otherwise
+ * undefined, and the caller reads the edges (lib/users/repo.ts loadEdges). An item written
+ * before these attributes existed has no recentV and is read the old way until its next
+ * change brings them.
+ */
+export function recentEdges(item: UserItem): UserEdges | undefined {
+  if (item.recentV === undefined || item.recentV !== (item.edgesV ?? 0)) return undefined;
+  return { followers: item.recentFollowers ?? [], following: item.recentFollowing ?? [] };
 }
 
 /** Profile counters, as the single-user profile shows them. */

@@ -87,7 +87,9 @@ export function newUserItem(id: string, input: NewUser, now: string): UserItem {
 /** `also`: more items of the same transaction, given the new user (its first session). */
 export async function registerUser(input: NewUser, trace: TraceContext, payload: Record<string, unknown>, also: (user: UserItem) => TxItem[] = () => []): Promise<UserItem> {
   const id = newId();
-  const user = newUserItem(id, input, new Date().toISOString());
+  // No follows yet, and the (empty) recent arrays reflect that (lib/graph/recent.ts). Items
+  // written by other means (benchmark loaders) carry no recentV and are read the old way.
+  const user: UserItem = { ...newUserItem(id, input, new Date().toISOString()), recentV: 0 };
   await transact([
     ...also(user),
     claimPut(keys.username(user.username), id, usernameTaken),

@@ -11,6 +11,10 @@ type Tx = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['Tra
 const add = (key: { PK: string; SK: string }, attr: string, by: number): Tx => ({
   Update: { TableName: TABLE, Key: key, UpdateExpression: 'ADD #a :by', ExpressionAttributeNames: { '#a': attr }, ExpressionAttributeValues: { ':by': by } },
 });
+/** A follow counter moves edgesV with it, as the service's own writes do (lib/users/model.ts recentEdges). */
+const addFollow = (key: { PK: string; SK: string }, attr: string, by: number): Tx => ({
+  Update: { TableName: TABLE, Key: key, UpdateExpression: 'ADD #a :by, edgesV :one', ExpressionAttributeNames: { '#a': attr }, ExpressionAttributeValues: { ':by': by, ':one': 1 } },
+});
 
 /** a follows b (no-op when already following). */
 export async function follow(a: string, b: string): Promise<void> {
@@ -19,8 +23,8 @@ export async function follow(a: string, b: string): Promise<void> {
   await db.send(new TransactWriteCommand({
     TransactItems: [
       { Put: { TableName: TABLE, Item: { ...keys.follow(a, b), ...keys.followIndexes(a, b, createdAt), type: 'FOLLOW', followerId: a, followeeId: b, createdAt } } },
-      add(keys.user(a), 'followingCount', 1),
-      add(keys.user(b), 'followersCount', 1),
+      addFollow(keys.user(a), 'followingCount', 1),
+      addFollow(keys.user(b), 'followersCount', 1),
     ],
   }));
 }
@@ -29,8 +33,8 @@ async function unfollow(a: string, b: string): Promise<Tx[]> {
   if (!(await getItem(keys.follow(a, b)))) return [];
   return [
     { Delete: { TableName: TABLE, Key: keys.follow(a, b) } },
-    add(keys.user(a), 'followingCount', -1),
-    add(keys.user(b), 'followersCount', -1),
+    addFollow(keys.user(a), 'followingCount', -1),
+    addFollow(keys.user(b), 'followersCount', -1),
   ];
 }
 

@@ -1,0 +1,170 @@
+// The newest follower and following ids kept on each user item by the real change stream
+// (lib/graph/recent.ts), and the lists and suggestions that present users from them
+// without two edge Queries per user (docs/ARCHITECTURE.md, "Recent ids on the user item").
+// The request counter is the benchmark's (lib/db/metrics.ts), installed before the modules load.
+process.env.APERTURE_DB_METRICS = '1';
+/* eslint-disable @typescript-eslint/no-require-imports */
+require('../support/own-table');
+const { users } = require('../support/posts') as typeof import('../support/posts');
+const { block, follow, followers, unfollow } = require('../support/graph') as typeof import('../support/graph');
+const { eventually, startTestStream } = require('../support/stream') as typeof import('../support/stream');
+const { getItem } = require('../support/db') as typeof import('../support/db');
+const { keys } = require('../../lib/keys') as typeof import('../../lib/keys');
+const { call } = require('../support/invoke') as typeof import('../support/invoke');
+const { handler: suggestedH } = require('../../functions/users/suggested') as typeof import('../../functions/users/suggested');
+const { refreshRecent } = require('../../lib/graph/recent') as typeof import('../../lib/graph/recent');
+/* eslint-enable @typescript-eslint/no-require-imports */
+import type { TestStream } from '../support/stream';
+
+const SINK = Symbol.for('aperture.dbMetrics');
+type Rec = { command: string; input: { IndexName?: string; ExpressionAttributeValues?: Record<string, { S?: string }> } };
+/** The DynamoDB requests `run` sends. */
+async function requestsOf(run: () => Promise<unknown>): Promise<Rec[]> {
+  (globalThis as Record<symbol, unknown>)[SINK] = [];
+  await run();
+  return (globalThis as Record<symbol, Rec[]>)[SINK] ?? [];
+}
+/** Queries of someone's follower or following index (the per-user reads the item's arrays replace). */
+const edgeQueries = (recs: Rec[], ids: string[]) => recs.filter((r) => r.command === 'QueryCommand'
+  && Object.values(r.input.ExpressionAttributeValues ?? {}).some((v) => ids.some((id) => v.S === `FOLLOWERS#${id}` || v.S === `FOLLOWING#${id}`)));
+
+const item = async (id: string) => (await getItem(keys.user(id)))!;
+const current = async (id: string) => {
+  const u = await item(id);
+  return u.recentV !== undefined && u.recentV === (u.edgesV ?? 0);
+};
+type U = { _id: string; followers: string[]; following: string[] };
+
+let stream: TestStream;
+beforeAll(() => { stream = startTestStream(); });
+afterAll(() => stream.poller.stop());
+afterEach(() => expect(stream.deadLetters).toEqual([]));
+
+describe('recent follower and following ids on the user item', () => {
+  it('follow by follow, the stream keeps the newest ids of both users, newest first', async () => {
+    const [a, b, c] = await users(3);
+    expect((await item(b.id)).recentV).toBe(0);
+    expect((await follow(a, b)).status).toBe(200);
+    expect((await follow(c, b)).status).toBe(200);
+    expect((await follow(a, c)).status).toBe(200);
+    for (const u of [a, b, c]) await eventually(() => current(u.id), Boolean);
+    expect(await item(b.id)).toMatchObject({ edgesV: 2, recentV: 2, recentFollowers: [c.id, a.id], recentFollowing: [] });
+    expect(await item(a.id)).toMatchObject({ recentFollowers: [], recentFollowing: [c.id, b.id] });
+    expect(await item(c.id)).toMatchObject({ recentFollowers: [a.id], recentFollowing: [b.id] });
+
+    expect((await unfollow(a, b)).status).toBe(200);
+    await eventually(() => current(b.id), Boolean);
+    await eventually(() => current(a.id), Boolean);
+    expect(await item(b.id)).toMatchObject({ recentFollowers: [c.id] });
+    expect(await item(a.id)).toMatchObject({ recentFollowing: [c.id] });
+  });
+
+  it('keeps at most 10 ids, and refills from the index when one of them goes', async () => {
+    const [star, ...fans] = await users(12);
+    for (const f of fans) expect((await follow(f, star)).status).toBe(200);
+    await eventually(() => current(star.id), Boolean);
+    const newest = fans.slice(-10).reverse().map((f) => f.id);
+    expect((await item(star.id)).recentFollowers).toEqual(newest);
+    // The newest goes: the oldest of the 11 comes back from the index.
+    expect((await unfollow(fans[10]!, star)).status).toBe(200);
+    await eventually(() => current(star.id), Boolean);
+    expect((await item(star.id)).recentFollowers).toEqual(fans.slice(0, 10).reverse().map((f) => f.id));
+  });
+
+  it('a block that removes follows moves the arrays of both users', async () => {
+    const [a, b] = await users(2);
+    await follow(a, b);
+    await follow(b, a);
+    await eventually(async () => (await item(a.id)).recentFollowers, (v) => Array.isArray(v) && v.length === 1);
+    expect((await block(a, b)).status).toBe(200);
+    for (const u of [a, b]) await eventually(() => current(u.id), Boolean);
+    expect(await item(a.id)).toMatchObject({ recentFollowers: [], recentFollowing: [] });
+    expect(await item(b.id)).toMatchObject({ recentFollowers: [], recentFollowing: [] });
+  });
+
+  it('a replayed or late change writes nothing: the arrays only move forward', async () => {
+    const [a, b] = await users(2);
+    await follow(a, b);
+    await eventually(() => current(b.id), Boolean);
+    const before = await item(b.id);
+    expect(await refreshRecent(b.id)).toBe(false);
+    expect(await item(b.id)).toEqual(before);
+  });
+});
+
+describe('lists and suggestions presented from the arrays', () => {
+  it('a followers page reads no edge index per listed user once the arrays are current', async () => {
+    const [owner, viewer, ...fans] = await users(6);
+    for (const f of fans) await follow(f, owner);
+    await follow(fans[0]!, fans[1]!);
+    for (const u of [owner, ...fans]) await eventually(() => current(u.id), Boolean);
+    let res: Awaited<ReturnType<typeof followers>> | undefined;
+    const recs = await requestsOf(async () => { res = await followers(viewer, owner); });
+    expect(res!.status).toBe(200);
+    const list: U[] = res!.body.followers;
+    expect(list.map((u) => u._id)).toEqual(fans.map((f) => f.id).reverse());
+    expect(list.find((u) => u._id === fans[0]!.id)).toMatchObject({ following: [fans[1]!.id, owner.id], followers: [] });
+    expect(list.find((u) => u._id === fans[1]!.id)).toMatchObject({ following: [owner.id], followers: [fans[0]!.id] });
+    expect(edgeQueries(recs, fans.map((f) => f.id))).toEqual([]);
+    // Caller (user, session), its block lists and the hidden accounts, the page, the owner and
+    // relation, and the users with their relations (2 BatchGets at most): 8 at most.
+    expect(recs.length).toBeLessThanOrEqual(8);
+  });
+
+  it('a user whose arrays are behind (the stream has not caught up) is read from its edges: never an older answer', async () => {
+    const [owner, viewer, fan, other] = await users(4);
+    await follow(fan, owner);
+    await eventually(() => current(fan.id), Boolean);
+    // Stop delivering: the next follow moves fan's edgesV, and its arrays stay behind.
+    stream.poller.stop();
+    try {
+      await follow(other, fan);
+      expect(await current(fan.id)).toBe(false);
+      let res: Awaited<ReturnType<typeof followers>> | undefined;
+      const recs = await requestsOf(async () => { res = await followers(viewer, owner); });
+      expect(res!.body.followers).toEqual([expect.objectContaining({ _id: fan.id, followers: [other.id], following: [owner.id] })]);
+      expect(edgeQueries(recs, [fan.id])).toHaveLength(2);
+    } finally {
+      stream = startTestStream({ startingPosition: 'LATEST' });
+    }
+  });
+
+  it('suggestions are served from the cached ranking until the caller follows someone', async () => {
+    const [me, f1, x, y] = await users(4);
+    await follow(me, f1);
+    await follow(f1, x);
+    await follow(f1, y);
+    for (const u of [me, f1, x, y]) await eventually(() => current(u.id), Boolean);
+    const ask = () => call(suggestedH, 'GET /users/suggested', { token: me.token, query: { limit: '10' } });
+    let first: Awaited<ReturnType<typeof ask>> | undefined;
+    const computing = await requestsOf(async () => { first = await ask(); });
+    const top = (r: typeof first) => r!.body.users.slice(0, 2).map((u: U) => u._id).sort();
+    expect(top(first)).toEqual([x.id, y.id].sort());
+    expect(await getItem(keys.suggestions(me.id))).toMatchObject({ type: 'SUGGESTIONS', expiresAt: expect.any(Number) });
+
+    let second: Awaited<ReturnType<typeof ask>> | undefined;
+    const serving = await requestsOf(async () => { second = await ask(); });
+    expect(second!.body).toEqual(first!.body);
+    expect(serving.length).toBeLessThan(computing.length);
+    expect(serving.filter((r) => r.command === 'QueryCommand' && r.input.IndexName === 'GSI3')).toEqual([]);
+
+    // The caller's own follow invalidates it: x is followed now and is never suggested again.
+    await follow(me, x);
+    const third = await ask();
+    expect(third.body.users.map((u: U) => u._id)).not.toContain(x.id);
+    expect(third.body.users.map((u: U) => u._id)).toContain(y.id);
+  });
+
+  it('someone who blocked the caller since the ranking is left out of a cached answer', async () => {
+    const [me, f1, x, y] = await users(4);
+    await follow(me, f1);
+    await follow(f1, x);
+    await follow(f1, y);
+    const ask = () => call(suggestedH, 'GET /users/suggested', { token: me.token, query: { limit: '10' } });
+    expect((await ask()).body.users.map((u: U) => u._id)).toContain(x.id);
+    await block(x, me);
+    const after = await ask();
+    expect(after.body.users.map((u: U) => u._id)).not.toContain(x.id);
+    expect(after.body.users.map((u: U) => u._id)).toContain(y.id);
+  });
+});
