@@ -4,7 +4,7 @@
 import { EMBED_LIMIT, loadEdges } from '../users/repo';
 import { toBaseUser, type BaseUser, type UserItem } from '../users/model';
 import { batchGet, itemKey, type Key } from '../db/batch';
-import { keys } from '../keys';
+import * as keys from '../keys';
 
 export interface Presented {
   users: Map<string, BaseUser>;

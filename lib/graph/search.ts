@@ -11,7 +11,7 @@
 // the work per call is bounded. The query text is only ever a key value: no injection.
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from '../db/client';
-import { keys } from '../keys';
+import * as keys from '../keys';
 import { EMBED_LIMIT, getUsers, loadEdges } from '../users/repo';
 import { toBaseUser, type BaseUser, type UserEdges } from '../users/model';
 import { nameWords } from '../users/search-terms';

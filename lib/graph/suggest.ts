@@ -11,7 +11,7 @@
 // = sampled followers of the caller that follow the candidate. Both are exact within the
 // samples, which is what keeps the work per call bounded (docs/ARCHITECTURE.md).
 import { batchGet, itemKey } from '../db/batch';
-import { keys } from '../keys';
+import * as keys from '../keys';
 import { edgeIds } from '../users/repo';
 import type { BaseUser, UserItem } from '../users/model';
 import { blockedEitherWay, readRelations, relationKeys } from './relations';

@@ -17,7 +17,7 @@ import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { db, TABLE } from '../db/client';
 import type { TxItem } from '../db/transact';
-import { keys } from '../keys';
+import * as keys from '../keys';
 import { IDEMPOTENCY_KEY_PATTERN } from '../fields';
 import { IdempotencyKeyInUse, IdempotencyKeyReused, ValidationError } from '../errors';
 import type { ApiReply, ApiRequest } from './request';

@@ -10,7 +10,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import { ROOT, routes } from '../../scripts/lib/manifests.mjs';
 import { jsonSchema, isOperation } from '../../lib/openapi/document';
 import type { RouteSpecLike } from '../../lib/openapi/document';
-import { keys } from '../../lib/keys';
+import * as keys from '../../lib/keys';
 import { addNotification } from '../../lib/notifications/store';
 import { call, type CallOptions, type CallResult } from './invoke';
 import { makeUser, uniq, type TestUser } from './factories';
