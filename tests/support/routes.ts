@@ -315,7 +315,7 @@ export const ROUTES: Route[] = routes().filter((r) => isOperation(r.path)).map((
     name: r.name,
     handler,
     auth: spec.auth ?? true,
-    idempotent: spec.idempotent ?? false,
+    idempotent: !!spec.idempotent,
     pathParams: [...r.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!),
     body: spec.body ? jsonSchema(spec.body) as Route['body'] : undefined,
     query: spec.query ? jsonSchema(spec.query) as Route['query'] : undefined,
