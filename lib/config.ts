@@ -1,6 +1,6 @@
 // Read and validated once per cold start. A misconfigured stage fails at init,
 // never halfway through a request.
-import localConfig from '../config/local.json';
+import * as localConfig from '../config/local.json';
 
 // The environment is read by hand, not with a zod schema: the schema put zod's number, enum
 // and coercion code into every function bundle for these few checks (about 4 KB minified;

@@ -11,7 +11,7 @@ import { config, type JwtKeysConfig } from '../config';
 import { dynamo } from '../db/client';
 import { getParameter } from '../aws/ssm';
 import { logger } from '../log';
-import localConfig from '../../config/local.json';
+import * as localConfig from '../../config/local.json';
 
 const KID = /^[A-Za-z0-9._-]{1,64}$/;
 const KID_RULE = 'must be a kid of 1-64 letters, digits, ".", "_" or "-"';
