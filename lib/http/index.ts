@@ -1,13 +1,13 @@
 // The one middy stack of every endpoint. `http(spec, fn)` gives a Lambda handler for API
 // Gateway HTTP API (payload v2) whose fn only ever sees validated input and, on
 // authenticated routes, a verified caller. Order of the stack:
-//   header normalizer -> trace context (+ CORS headers) -> body guard + JSON parser -> validation
+//   header names lower-cased -> trace context (+ CORS headers) -> body guard + JSON parser -> validation
 //   -> authentication -> handler; the error envelope answers every failure.
 import middy from '@middy/core';
-import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type * as z from 'zod/mini';
 import { readTrace } from './trace';
+import { headerNames } from './headers';
 import { bodyParser } from './body';
 import { validation, type RouteSchemas } from './validation';
 import { authentication } from './auth';
@@ -90,7 +90,7 @@ export function http<P extends z.ZodMiniType, Q extends z.ZodMiniType, B extends
   };
 
   const handler = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, Context>(core)
-    .use(httpHeaderNormalizer())
+    .use(headerNames())
     .use(traceContext())
     .use(requestLog())
     .use(spec.catchAll ? [] : [bodyParser(), validation(spec)])
