@@ -1,5 +1,5 @@
 // The header-name middleware of the stack (lib/http/headers.ts) against
-// @middy/http-header-normalizer with its defaults, which it replaced to keep 1.5 KB out of
+// @middy/http-header-normalizer with its defaults, which it replaced to keep 1.3 KB out of
 // every function bundle: for any event, both leave the same headers and multiValueHeaders
 // (same names, same values, same winner when two names lower-case alike, no prototype).
 import fc from 'fast-check';
