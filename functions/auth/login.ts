@@ -4,7 +4,7 @@ import { http } from '../../lib/http';
 import { trimmedLengthPattern } from '../../lib/fields';
 import { db, TABLE } from '../../lib/db/client';
 import { transact } from '../../lib/db/transact';
-import { keys } from '../../lib/keys';
+import * as keys from '../../lib/keys';
 import { DUMMY_HASH, verifyPassword } from '../../lib/auth/password';
 import { issue, newSession, sessionPut, userAgentOf } from '../../lib/auth/sessions';
 import { assertNotLocked, readGuard, recordFailure } from '../../lib/auth/login-guard';

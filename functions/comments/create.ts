@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { http, type ApiReply } from '../../lib/http';
 import { id } from '../../lib/fields';
 import { NotFound } from '../../lib/errors';
-import { idempotencyItem } from '../../lib/http/idempotency';
+import { idempotencyItem, idempotent } from '../../lib/http/idempotency';
 import { getPost } from '../../lib/posts/model';
 import { relations } from '../../lib/graph/relations';
 import { assertMayAct, standing } from '../../lib/comments/access';
@@ -18,7 +18,7 @@ const created = (c: CommentItem): ApiReply => ({
   body: { message: 'Comment created successfully', comment: toComment(c, []) },
 });
 
-export const handler = http({ params, body, idempotent: true }, async (req) => {
+export const handler = http({ params, body, idempotent }, async (req) => {
   const { params, body, caller, trace } = req;
   const [, post] = await Promise.all([caller.user(), getPost(params.post_id)]);
   if (!post) throw new NotFound('post');

@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { http } from '../../lib/http';
 import { id } from '../../lib/fields';
 import { NotFound } from '../../lib/errors';
-import { keys } from '../../lib/keys';
+import * as keys from '../../lib/keys';
 import { getPost } from '../../lib/posts/model';
 import { threadPage } from '../../lib/comments/list';
 import { threadQuery } from '../../lib/comments/fields';

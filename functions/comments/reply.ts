@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { http, type ApiReply } from '../../lib/http';
 import { id } from '../../lib/fields';
 import { NotFound, ReplyDepthExceeded, ValidationError } from '../../lib/errors';
-import { idempotencyItem } from '../../lib/http/idempotency';
+import { idempotencyItem, idempotent } from '../../lib/http/idempotency';
 import { assertMayAct, resolveThread } from '../../lib/comments/access';
 import { commentText } from '../../lib/comments/fields';
 import { createReply } from '../../lib/comments/create';
@@ -16,7 +16,7 @@ const created = (c: CommentItem): ApiReply => ({
   body: { message: 'Reply created successfully', data: toComment(c, []) },
 });
 
-export const handler = http({ params, body, idempotent: true }, async (req) => {
+export const handler = http({ params, body, idempotent }, async (req) => {
   const { params, body, caller, trace } = req;
   const answers = body.replyTo && body.replyTo !== params.comment_id ? body.replyTo : undefined;
   const [, parent, answered] = await Promise.all([

@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { http } from '../../lib/http';
 import { db, TABLE } from '../../lib/db/client';
-import { keys } from '../../lib/keys';
+import * as keys from '../../lib/keys';
 import { NotFound } from '../../lib/errors';
 import { fromLogItem, type LogRecord } from '../../lib/audit/records';
 

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { http } from '../../lib/http';
 import { intParam, listCursor } from '../../lib/fields';
-import { keys } from '../../lib/keys';
+import * as keys from '../../lib/keys';
 import { batchGet, itemKey } from '../../lib/db/batch';
 import { edgePage } from '../../lib/graph/lists';
 import { presentPosts } from '../../lib/posts/present';

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { http } from '../../lib/http';
-import { idempotencyItem } from '../../lib/http/idempotency';
+import { idempotencyItem, idempotent } from '../../lib/http/idempotency';
 import { ValidationError } from '../../lib/errors';
 import { id } from '../../lib/fields';
 import { buildPost, createPost, feedMode } from '../../lib/posts/write';
@@ -28,7 +28,7 @@ export const createBody = z.strictObject({
   ],
 }));
 
-export const handler = http({ body: createBody, idempotent: true }, async (req) => {
+export const handler = http({ body: createBody, idempotent }, async (req) => {
   const { body, caller, trace, params } = req;
   if ((body.image === undefined) === (body.media === undefined)) {
     throw ValidationError.field(body.image === undefined ? 'image' : 'media', 'give exactly one of image and media');

@@ -19,7 +19,8 @@ import { PutCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from 
 import { db, TABLE } from '../db/client';
 import { batchWrite, type Key } from '../db/batch';
 import { ConditionFailed, transact, type TxItem } from '../db/transact';
-import { INDEX, keys } from '../keys';
+import * as keys from '../keys';
+import { INDEX } from '../keys';
 import { NotFound } from '../errors';
 import type { JobKind } from '../events/jobs';
 import { deletePost } from '../posts/write';

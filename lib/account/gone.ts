@@ -9,7 +9,7 @@
 import { TABLE } from '../db/client';
 import type { TxItem } from '../db/transact';
 import type { ApiError } from '../errors';
-import { keys } from '../keys';
+import * as keys from '../keys';
 
 export type GoneReason = 'suspended' | 'deleted';
 

@@ -4,7 +4,7 @@
 // code of every cleanup (feed, posts, comments, media: about 9 KB of its bundle's budget).
 import type { TraceContext } from '../audit/context';
 import type { JobItem } from '../events/jobs';
-import { keys } from '../keys';
+import * as keys from '../keys';
 
 export interface AccountParams extends Record<string, unknown> {
   userId: string;

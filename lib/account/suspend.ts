@@ -5,7 +5,7 @@
 // removes both marks in one transaction; nothing else changed, so everything comes back.
 import { TABLE } from '../db/client';
 import { transact, type TxItem } from '../db/transact';
-import { keys } from '../keys';
+import * as keys from '../keys';
 import { NotFound } from '../errors';
 import { endAllSessions } from '../auth/sessions';
 import { logItem } from '../audit/records';

@@ -4,7 +4,7 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { newId } from '../ids';
 import { db, TABLE } from '../db/client';
 import { countedChange, transactChange, type Counted, type Counter, type TxItem } from '../db/transact';
-import { keys } from '../keys';
+import * as keys from '../keys';
 import { config } from '../config';
 import type { TraceContext } from './context';
 import { redact } from './redact';

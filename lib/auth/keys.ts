@@ -11,7 +11,7 @@ import { config, type JwtKeysConfig } from '../config';
 import { dynamo } from '../db/client';
 import { getParameter } from '../aws/ssm';
 import { logger } from '../log';
-import localConfig from '../../config/local.json';
+import * as localConfig from '../../config/local.json';
 
 const KID = /^[A-Za-z0-9._-]{1,64}$/;
 const KID_RULE = 'must be a kid of 1-64 letters, digits, ".", "_" or "-"';
@@ -145,7 +145,8 @@ export function keyStoreFor(c: JwtKeysConfig, region: string, deployed: boolean)
     const name = c.parameter;
     const source = `SSM parameter ${name}`;
     return new KeyStore(async () => {
-      const p = await getParameter(name, { region, endpoint: c.ssmEndpoint, credentials: () => dynamo.config.credentials() });
+      // Signed with the DynamoDB client's credential chain and hash (lib/aws/signed.ts).
+      const p = await getParameter(name, { region, endpoint: c.ssmEndpoint, credentials: () => dynamo.config.credentials(), sha256: dynamo.config.sha256 });
       // A String parameter would be the secret in plain text at rest (and in every describe call).
       if (p.type !== 'SecureString') throw new InvalidKeySet(`The JWT key set of ${source} is invalid: it is a ${p.type} parameter, not a SecureString`);
       return parseKeySet(p.value, source, { deployed });

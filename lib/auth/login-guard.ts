@@ -10,7 +10,7 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { db, TABLE } from '../db/client';
-import { keys } from '../keys';
+import * as keys from '../keys';
 import { InvalidCredentials, TooManyAttempts } from '../errors';
 import { verifyPassword } from './password';
 

@@ -1,21 +1,13 @@
 // SSM Parameter Store's GetParameter with decryption, as one SigV4-signed HTTPS POST (the
-// JSON 1.1 protocol the SDK speaks), with the signer and credential chain the DynamoDB client
-// already bundles: @aws-sdk/client-ssm would add over 100 KB to every function that verifies
-// tokens (docs/ARCHITECTURE.md, "Signing keys"). Knows nothing of what the parameter holds.
-import { SignatureV4 } from '@smithy/signature-v4';
-import { Sha256 } from './sha256';
+// JSON 1.1 protocol the SDK speaks, sent by ./signed.ts with the signer, credential chain and
+// hash the DynamoDB client already bundles): @aws-sdk/client-ssm would add over 100 KB to every
+// function that verifies tokens (docs/ARCHITECTURE.md, "Signing keys"). Knows nothing of what
+// the parameter holds.
+import { SendFailed, signedPost, type AwsSigning } from './signed';
 
-export interface AwsCredentials {
-  accessKeyId: string;
-  secretAccessKey: string;
-  sessionToken?: string;
-}
-
-export interface SsmOptions {
-  region: string;
+export interface SsmOptions extends AwsSigning {
   /** A stand-in server (tests); the regional endpoint when undefined. */
   endpoint?: string;
-  credentials: () => Promise<AwsCredentials>;
   /** Tries in all, on throttling, 5xx and network failures (default 3). */
   attempts?: number;
   /** Per try (default 2,000 ms: a route function has 10 s in all). */
@@ -39,26 +31,24 @@ export class SsmError extends Error {
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function once(name: string, opts: SsmOptions, signer: SignatureV4): Promise<SsmParameter> {
-  const url = new URL('/', opts.endpoint ?? `https://ssm.${opts.region}.amazonaws.com`);
-  const body = JSON.stringify({ Name: name, WithDecryption: true });
-  const signed = await signer.sign({
-    method: 'POST',
-    protocol: url.protocol,
-    hostname: url.hostname,
-    port: url.port ? Number(url.port) : undefined,
-    path: url.pathname,
-    query: {},
-    headers: { host: url.host, 'content-type': 'application/x-amz-json-1.1', 'x-amz-target': 'AmazonSSM.GetParameter' },
-    body,
-  });
-  let res: Response;
+async function once(name: string, opts: SsmOptions): Promise<SsmParameter> {
+  let status: number;
   let text: string;
   try {
-    res = await fetch(url, { method: 'POST', headers: signed.headers, body, signal: AbortSignal.timeout(opts.timeoutMs ?? 2000) });
-    text = await res.text();
+    ({ status, text } = await signedPost({
+      service: 'ssm',
+      region: opts.region,
+      credentials: opts.credentials,
+      sha256: opts.sha256,
+      url: new URL('/', opts.endpoint ?? `https://ssm.${opts.region}.amazonaws.com`),
+      headers: { 'content-type': 'application/x-amz-json-1.1', 'x-amz-target': 'AmazonSSM.GetParameter' },
+      body: JSON.stringify({ Name: name, WithDecryption: true }),
+      timeoutMs: opts.timeoutMs ?? 2000,
+    }));
   } catch (err) {
-    throw new SsmError(`GetParameter ${name}: ${err instanceof Error ? err.message : String(err)}`, true);
+    // A failure to sign (no credentials) is not SSM's, and no retry mends it.
+    if (!(err instanceof SendFailed)) throw err;
+    throw new SsmError(`GetParameter ${name}: ${err.message}`, true);
   }
   let json: Record<string, unknown> | undefined;
   try {
@@ -66,11 +56,11 @@ async function once(name: string, opts: SsmOptions, signer: SignatureV4): Promis
   } catch {
     json = undefined;
   }
-  if (res.status !== 200) {
+  if (status !== 200) {
     // "__type" is "ParameterNotFound" or "com.amazon.coral...#ThrottlingException"-like.
-    const type = String(json?.__type ?? `HTTP ${res.status}`).split('#').pop()!;
+    const type = String(json?.__type ?? `HTTP ${status}`).split('#').pop()!;
     const message = String(json?.message ?? json?.Message ?? '');
-    throw new SsmError(`GetParameter ${name}: ${type}${message ? `: ${message}` : ''}`, res.status >= 500 || /Throttl|TooManyRequests/.test(type));
+    throw new SsmError(`GetParameter ${name}: ${type}${message ? `: ${message}` : ''}`, status >= 500 || /Throttl|TooManyRequests/.test(type));
   }
   const p = json?.Parameter as Record<string, unknown> | undefined;
   if (!p || typeof p.Value !== 'string' || typeof p.Type !== 'string') throw new SsmError(`GetParameter ${name}: an answer without a parameter value`, false);
@@ -83,11 +73,10 @@ async function once(name: string, opts: SsmOptions, signer: SignatureV4): Promis
  * cold start), never an access or not-found error.
  */
 export async function getParameter(name: string, opts: SsmOptions): Promise<SsmParameter> {
-  const signer = new SignatureV4({ service: 'ssm', region: opts.region, credentials: opts.credentials, sha256: Sha256 });
   const attempts = opts.attempts ?? 3;
   for (let i = 1; ; i++) {
     try {
-      return await once(name, opts, signer);
+      return await once(name, opts);
     } catch (err) {
       if (!(err instanceof SsmError) || !err.retryable || i >= attempts) throw err;
       // Full jitter: cold starts throttled together do not come back together.

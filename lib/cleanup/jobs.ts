@@ -4,7 +4,7 @@
 // in pages (lib/cleanup/worker.ts), however many children there are.
 import { TABLE } from '../db/client';
 import type { TxItem } from '../db/transact';
-import { keys } from '../keys';
+import * as keys from '../keys';
 
 /** A key range to drain: a base-table partition (optionally an SK prefix) or an index partition. */
 export interface DrainRange {

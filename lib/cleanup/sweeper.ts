@@ -6,7 +6,8 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from '../db/client';
-import { INDEX, keys } from '../keys';
+import * as keys from '../keys';
+import { INDEX } from '../keys';
 import type { CleanupKind } from './jobs';
 
 /** A job untouched this long is stalled: a live worker touches its job at every (re)invocation, well within it. */

@@ -16,7 +16,8 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from '../db/client';
 import { batchWrite, type Key } from '../db/batch';
-import { INDEX, keys } from '../keys';
+import * as keys from '../keys';
+import { INDEX } from '../keys';
 import { commentRanges, rangesOf, type CleanupKind, type DrainRange } from './jobs';
 import { removeMedia } from '../media/use';
 

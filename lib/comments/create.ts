@@ -5,7 +5,7 @@
 // head's new timestamp from the cancellation and tries again.
 import { TABLE } from '../db/client';
 import { ConditionFailed, transact, type TxItem } from '../db/transact';
-import { keys } from '../keys';
+import * as keys from '../keys';
 import { newId } from '../ids';
 import { NotFound, ValidationError } from '../errors';
 import { logItem } from '../audit/records';

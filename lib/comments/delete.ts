@@ -6,7 +6,7 @@
 // subtracted, and a reply only while its parent still exists.
 import { TABLE } from '../db/client';
 import { ConditionFailed, transact, type TxItem } from '../db/transact';
-import { keys } from '../keys';
+import * as keys from '../keys';
 import { NotFound } from '../errors';
 import { logItem } from '../audit/records';
 import { diffState } from '../audit/diff';

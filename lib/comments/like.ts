@@ -4,7 +4,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from '../db/client';
 import type { TxItem } from '../db/transact';
-import { keys } from '../keys';
+import * as keys from '../keys';
 import { NotFound } from '../errors';
 import { recordChange } from '../audit/records';
 import { diffState } from '../audit/diff';

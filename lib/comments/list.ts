@@ -5,7 +5,8 @@
 // thread ends, within MAX_ROUNDS queries, so hasMore and nextCursor stay right.
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from '../db/client';
-import { INDEX, keys } from '../keys';
+import * as keys from '../keys';
+import { INDEX } from '../keys';
 import { blockedEitherWay, relations, type Relation } from '../graph/relations';
 import { edgeIds, EMBED_LIMIT } from '../users/repo';
 import { toComment, type Comment, type CommentItem } from './model';

@@ -3,7 +3,7 @@
 // a read can run beside the reads of those records instead of after them.
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from '../db/client';
-import { keys } from '../keys';
+import * as keys from '../keys';
 import { isId } from '../ids';
 
 export interface CommentItem {

@@ -25,12 +25,19 @@ function sink(): DbRecord[] {
   return (g[METRICS_SINK] ??= []);
 }
 
-export function instrument(client: DynamoDBClient): void {
-  // Before the document client marshals: ask every command for its consumed capacity.
+/**
+ * Before the document client marshals: ask every command for its consumed capacity. One
+ * function for both users below (each installs its own, under its own name: both may be on).
+ */
+function askCapacity(client: DynamoDBClient, name: string): void {
   client.middlewareStack.add((next) => async (args) => {
     const input = args.input as Record<string, unknown>;
     return next({ ...args, input: { ...input, ReturnConsumedCapacity: 'TOTAL' } });
-  }, { step: 'initialize', name: 'apertureConsumedCapacity', priority: 'high' });
+  }, { step: 'initialize', name, priority: 'high' });
+}
+
+export function instrument(client: DynamoDBClient): void {
+  askCapacity(client, 'apertureConsumedCapacity');
   // After serialization: one record per command (retries included in its time).
   client.middlewareStack.add((next, context) => async (args) => {
     const record: DbRecord = {
@@ -64,10 +71,7 @@ export function instrument(client: DynamoDBClient): void {
  * "Tracing").
  */
 export function logCalls(client: DynamoDBClient, log: (event: string, fields: Record<string, unknown>) => void): void {
-  client.middlewareStack.add((next) => async (args) => {
-    const input = args.input as Record<string, unknown>;
-    return next({ ...args, input: { ...input, ReturnConsumedCapacity: 'TOTAL' } });
-  }, { step: 'initialize', name: 'apertureLogCapacity', priority: 'high' });
+  askCapacity(client, 'apertureLogCapacity');
   client.middlewareStack.add((next, context) => async (args) => {
     const input = args.input as { TableName?: string; IndexName?: string };
     const start = performance.now();

@@ -11,7 +11,8 @@ import { GetCommand, QueryCommand, DeleteCommand, PutCommand, UpdateCommand } fr
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { db, TABLE } from '../db/client';
 import { batchGet, batchWrite, itemKey } from '../db/batch';
-import { INDEX, keys } from '../keys';
+import * as keys from '../keys';
+import { INDEX } from '../keys';
 import { idTime } from '../ids';
 import type { JobKind } from '../events/jobs';
 

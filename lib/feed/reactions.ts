@@ -3,7 +3,7 @@
 // more than FANOUT_MAX_FOLLOWERS followers at creation: those are read at read time.
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from '../db/client';
-import { keys } from '../keys';
+import * as keys from '../keys';
 import { startJob } from '../events/jobs';
 import { typeOf, type Change, type Reaction } from '../events/changes';
 import { backfill, fanoutJob, pullSourcesJob, unfollowJob } from './fanout';

@@ -13,7 +13,8 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from '../db/client';
 import { batchGet, itemKey } from '../db/batch';
-import { INDEX, keys, PULL_PREFIX } from '../keys';
+import * as keys from '../keys';
+import { INDEX, PULL_PREFIX } from '../keys';
 import type { PostItem } from '../posts/model';
 
 /** Reads of the sources per page at most (the first and up to three more when filters thin the page). */

@@ -6,7 +6,7 @@
 // that no block exists, so a follow and a block can never both survive.
 import { TABLE } from '../db/client';
 import { ConditionFailed, transact, type TxItem } from '../db/transact';
-import { keys } from '../keys';
+import * as keys from '../keys';
 import { NotFound } from '../errors';
 import { logItem, recordChange, recordNoChange, writeLog } from '../audit/records';
 import { diffState, noChange } from '../audit/diff';

@@ -3,7 +3,7 @@
 import { TABLE } from '../db/client';
 import { batchGet, itemKey } from '../db/batch';
 import type { TxItem } from '../db/transact';
-import { keys } from '../keys';
+import * as keys from '../keys';
 import { NotFound } from '../errors';
 
 /** A user follows at most this many accounts (contract section 6). */

@@ -6,7 +6,7 @@
 // record is written on its own (the transaction's edge condition tells us which case it is).
 import { TABLE } from '../db/client';
 import type { Counter, TxItem } from '../db/transact';
-import { keys } from '../keys';
+import * as keys from '../keys';
 import { FollowLimitReached, Forbidden, NotFound } from '../errors';
 import { recordCountedChange, recordNoChange } from '../audit/records';
 import { diffState } from '../audit/diff';

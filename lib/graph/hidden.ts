@@ -10,7 +10,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from '../db/client';
 import { edgeIds } from '../users/repo';
-import { keys } from '../keys';
+import * as keys from '../keys';
 
 /** Beyond this many blocks in either direction the set is cut (documented in ARCHITECTURE.md). */
 export const HIDDEN_LIMIT = 10_000;

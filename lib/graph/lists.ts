@@ -4,7 +4,8 @@
 // afterwards (blocks) never moves the cursor, so walking pages sees each entry once.
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from '../db/client';
-import { INDEX, keys } from '../keys';
+import * as keys from '../keys';
+import { INDEX } from '../keys';
 import { decodeCursor, encodeCursor } from './cursor';
 
 export type ListKind = 'followers' | 'following' | 'blocked' | 'bookmarks';

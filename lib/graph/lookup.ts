@@ -1,7 +1,7 @@
 // One user and how the caller stands to them, in one BatchGet (the user item and the three
 // edges of relations()), for reads that must answer 404 to a user the target blocked.
 import { batchGet, itemKey } from '../db/batch';
-import { keys } from '../keys';
+import * as keys from '../keys';
 import type { UserItem } from '../users/model';
 import { readRelations, relationKeys, type Relation } from './relations';
 

@@ -2,7 +2,8 @@
 // partitions sorted by followersCount; the top of each shard is read in parallel and merged.
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from '../db/client';
-import { INDEX, POPULAR_SHARDS, keys } from '../keys';
+import * as keys from '../keys';
+import { INDEX, POPULAR_SHARDS } from '../keys';
 
 export interface Popular {
   id: string;

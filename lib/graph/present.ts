@@ -6,7 +6,7 @@
 import { EMBED_LIMIT, loadEdges } from '../users/repo';
 import { recentEdges, toBaseUser, type BaseUser, type UserEdges, type UserItem } from '../users/model';
 import { batchGet, itemKey, type Key } from '../db/batch';
-import { keys } from '../keys';
+import * as keys from '../keys';
 
 export interface Presented {
   users: Map<string, BaseUser>;

@@ -11,7 +11,7 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { db, TABLE } from '../db/client';
-import { keys } from '../keys';
+import * as keys from '../keys';
 import { EMBED_LIMIT, edgeIds } from '../users/repo';
 import { typeOf, type Change, type Reaction } from '../events/changes';
 

@@ -1,7 +1,7 @@
 // How the caller stands to other users: following them, blocking them, blocked by them.
 // One BatchGet of the edge items for a whole page of users (never one request per user).
 import { batchGet, itemKey, type Key } from '../db/batch';
-import { keys } from '../keys';
+import * as keys from '../keys';
 
 export interface Relation {
   isFollowing: boolean;

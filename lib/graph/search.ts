@@ -11,7 +11,7 @@
 // the work per call is bounded. The query text is only ever a key value: no injection.
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from '../db/client';
-import { keys } from '../keys';
+import * as keys from '../keys';
 import { nameWords } from '../users/search-terms';
 import type { BaseUser, UserItem } from '../users/model';
 import { batchGet, itemKey } from '../db/batch';

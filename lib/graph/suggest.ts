@@ -22,7 +22,7 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from '../db/client';
 import { batchGet, itemKey } from '../db/batch';
-import { keys } from '../keys';
+import * as keys from '../keys';
 import { edgeIds } from '../users/repo';
 import { recentEdges, type BaseUser, type UserItem } from '../users/model';
 import type { Caller } from '../auth/caller';

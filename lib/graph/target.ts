@@ -4,7 +4,7 @@
 // "unfollowing someone you do not follow", a 200 no-op.
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from '../db/client';
-import { keys } from '../keys';
+import * as keys from '../keys';
 import { resolveUserId } from '../users/repo';
 import { NotFound, SelfAction } from '../errors';
 

@@ -17,7 +17,7 @@ import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { db, TABLE } from '../db/client';
 import type { TxItem } from '../db/transact';
-import { keys } from '../keys';
+import * as keys from '../keys';
 import { IDEMPOTENCY_KEY_PATTERN } from '../fields';
 import { IdempotencyKeyInUse, IdempotencyKeyReused, ValidationError } from '../errors';
 import type { ApiReply, ApiRequest } from './request';
@@ -115,8 +115,11 @@ const answerItem = (userId: string, c: Claim, reply: ApiReply) => ({
   ExpressionAttributeValues: { ':lock': c.lockId, ':pending': 'pending' },
 });
 
-/** `rawBody`: the body as parsed, before validation (the fingerprint hashes what was sent). */
-export async function idempotency(req: AnyRequest, rawBody: unknown, run: () => Promise<ApiReply>): Promise<ApiReply> {
+/**
+ * The guard of a route that honours Idempotency-Key: `http({ ..., idempotent })`.
+ * `rawBody`: the body as parsed, before validation (the fingerprint hashes what was sent).
+ */
+export async function idempotent(req: AnyRequest, rawBody: unknown, run: () => Promise<ApiReply>): Promise<ApiReply> {
   const key = keyOf(req);
   if (key === undefined) return run();
   const userId = req.caller.userId;
@@ -152,6 +155,8 @@ export async function idempotency(req: AnyRequest, rawBody: unknown, run: () => 
   }
   return reply;
 }
+
+export type IdempotencyGuard = typeof idempotent;
 
 /**
  * The Put that turns this request's in-flight marker into its stored answer, for the

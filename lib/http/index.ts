@@ -1,18 +1,18 @@
 // The one middy stack of every endpoint. `http(spec, fn)` gives a Lambda handler for API
 // Gateway HTTP API (payload v2) whose fn only ever sees validated input and, on
 // authenticated routes, a verified caller. Order of the stack:
-//   header normalizer -> trace context (+ CORS headers) -> body guard + JSON parser -> validation
+//   header names lower-cased -> trace context (+ CORS headers) -> body guard + JSON parser -> validation
 //   -> authentication -> handler; the error envelope answers every failure.
 import middy from '@middy/core';
-import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type * as z from 'zod/mini';
 import { readTrace } from './trace';
+import { headerNames } from './headers';
 import { bodyParser } from './body';
 import { validation, type RouteSchemas } from './validation';
 import { authentication } from './auth';
 import { errorEnvelope } from './errors';
-import { idempotency } from './idempotency';
+import type { IdempotencyGuard } from './idempotency';
 import { setLogTrace, withLogScope } from '../log';
 import { requestLog } from './request-log';
 import { scrubHidden } from '../graph/hidden';
@@ -24,8 +24,12 @@ export type { ApiReply, ApiRequest } from './request';
 export interface RouteSpec<P extends z.ZodMiniType, Q extends z.ZodMiniType, B extends z.ZodMiniType> extends RouteSchemas<P, Q, B> {
   /** Defaults to true: every endpoint but register, login and the OpenAPI document needs a token. */
   auth?: boolean;
-  /** Honour the Idempotency-Key header (the creations of contract section 8). */
-  idempotent?: boolean;
+  /**
+   * Honour the Idempotency-Key header (the creations of contract section 8): the guard
+   * `idempotent` of ./idempotency. A function rather than a flag, so that only the functions
+   * that honour the header bundle it (3.3 to 4.3 KB minified, with its DynamoDB commands).
+   */
+  idempotent?: IdempotencyGuard;
   /** False for answers that embed no user ids (trace records): the caller's block lists are not read. */
   scrubHidden?: boolean;
   /** The $default route: whatever the request carries, the answer is its 404 (no body parsing, no validation). */
@@ -79,14 +83,14 @@ export function http<P extends z.ZodMiniType, Q extends z.ZodMiniType, B extends
       caller: internal.caller as Caller,
       event,
     };
-    const reply = spec.idempotent ? await idempotency(req, internal.rawBody, () => fn(req)) : await fn(req);
+    const reply = spec.idempotent ? await spec.idempotent(req, internal.rawBody, () => fn(req)) : await fn(req);
     // Embedded ids of users on either side of a block with the caller never leave (contract section 6).
     if (scrubs(event)) scrubHidden(reply.body, await req.caller.hidden());
     return toResponse(reply);
   };
 
   const handler = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, Context>(core)
-    .use(httpHeaderNormalizer())
+    .use(headerNames())
     .use(traceContext())
     .use(requestLog())
     .use(spec.catchAll ? [] : [bodyParser(), validation(spec)])

@@ -1,7 +1,7 @@
 // The media item and the Media object of the API (contract section 12).
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from '../db/client';
-import { keys } from '../keys';
+import * as keys from '../keys';
 import { isId } from '../ids';
 
 export const MEDIA_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const;

@@ -7,7 +7,7 @@
 // `pending` once, under a condition, so a repeated or concurrent event changes nothing.
 import { TABLE } from '../db/client';
 import { ConditionFailed, transact } from '../db/transact';
-import { keys } from '../keys';
+import * as keys from '../keys';
 import { logItem } from '../audit/records';
 import { diffState } from '../audit/diff';
 import { logger } from '../log';

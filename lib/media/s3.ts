@@ -1,6 +1,6 @@
 // A small S3 object client: presigned PUTs and signed GET / PUT / DELETE of objects, as
-// SigV4-signed fetches. The signer and the credential chain are the ones the DynamoDB
-// client already bundles (as lib/cleanup/trigger.ts does for Lambda), so no function bundle
+// SigV4-signed fetches. The signer, the credential chain and the hash are the ones the DynamoDB
+// client already bundles (as lib/aws/signed.ts does for SSM and Lambda), so no function bundle
 // carries the S3 SDK client: a handler that re-tags or presigns stays within the bundle
 // budget (tests/deploy/bundle-size.test.ts). Path-style URLs on an S3-compatible endpoint
 // (npm start, tests), virtual-hosted style in AWS.
@@ -8,7 +8,6 @@ import { createHash } from 'node:crypto';
 import { SignatureV4 } from '@smithy/signature-v4';
 import { dynamo } from '../db/client';
 import { config, LOCAL_S3_CREDENTIALS } from '../config';
-import { Sha256 } from '../aws/sha256';
 
 const { bucket, endpoint } = config.media;
 
@@ -16,7 +15,7 @@ const signer = new SignatureV4({
   service: 's3',
   region: config.region,
   credentials: endpoint ? LOCAL_S3_CREDENTIALS : () => dynamo.config.credentials(),
-  sha256: Sha256,
+  sha256: dynamo.config.sha256,
   // S3 signs the path as sent, not escaped twice.
   uriEscapePath: false,
 });

@@ -2,7 +2,7 @@
 // transaction, and a presigned PUT for the client to send the bytes straight to storage.
 import { TABLE } from '../db/client';
 import { transact, type TxItem } from '../db/transact';
-import { keys } from '../keys';
+import * as keys from '../keys';
 import { idTime, newId } from '../ids';
 import { logItem } from '../audit/records';
 import { diffState } from '../audit/diff';

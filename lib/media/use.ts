@@ -5,7 +5,7 @@
 import { TABLE } from '../db/client';
 import type { TxItem } from '../db/transact';
 import { batchGet, batchWrite, itemKey } from '../db/batch';
-import { keys } from '../keys';
+import * as keys from '../keys';
 import { ValidationError } from '../errors';
 import { logger } from '../log';
 import { deleteObjects, publicUrl, tagObject, USED_TAG, variantKey } from './storage';

@@ -8,7 +8,8 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from '../db/client';
 import { batchGet } from '../db/batch';
-import { INDEX, keys } from '../keys';
+import * as keys from '../keys';
+import { INDEX } from '../keys';
 import { typeOf, type Change, type Item, type Reaction } from '../events/changes';
 import { addNotification, forgetExpired, removeItem, removeNotification, type NewNotification, type NotificationItem } from './store';
 

@@ -5,7 +5,8 @@
 // user, only when there are any) and taken off the stored count.
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from '../db/client';
-import { INDEX, keys } from '../keys';
+import * as keys from '../keys';
+import { INDEX } from '../keys';
 import { decodeCursor, encodeCursor } from '../graph/cursor';
 import { notificationState, type NotificationItem, type NotificationState } from './store';
 

@@ -8,7 +8,7 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from '../db/client';
 import { ConditionFailed, transact, type TxItem } from '../db/transact';
-import { keys } from '../keys';
+import * as keys from '../keys';
 import { newId } from '../ids';
 
 /** Notifications expire after this many days (DynamoDB TTL). */

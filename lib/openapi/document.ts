@@ -18,7 +18,8 @@ export interface RouteSpecLike {
   query?: z.ZodMiniType;
   body?: z.ZodMiniType;
   auth?: boolean;
-  idempotent?: boolean;
+  /** Set (lib/http's guard) when the route honours Idempotency-Key. */
+  idempotent?: unknown;
 }
 
 export interface DocRoute {

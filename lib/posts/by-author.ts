@@ -3,7 +3,8 @@
 // with the page number, never with the number of other posts in the table.
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from '../db/client';
-import { INDEX, keys } from '../keys';
+import * as keys from '../keys';
+import { INDEX } from '../keys';
 import type { PostItem } from './model';
 import { pageWindow } from './pages';
 

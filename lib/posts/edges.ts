@@ -5,7 +5,7 @@
 // leaves one like and the counter exact, however many requests race.
 import { TABLE } from '../db/client';
 import type { Counted, Counter, TxItem } from '../db/transact';
-import { keys } from '../keys';
+import * as keys from '../keys';
 import { Forbidden, NotFound } from '../errors';
 import { recordChange, recordCountedChange } from '../audit/records';
 import { diffState } from '../audit/diff';

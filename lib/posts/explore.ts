@@ -12,7 +12,8 @@
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from '../db/client';
 import { batchGet } from '../db/batch';
-import { INDEX, keys } from '../keys';
+import * as keys from '../keys';
+import { INDEX } from '../keys';
 import type { UserItem } from '../users/model';
 import { HIDDEN_LIMIT, type BlockLists } from '../graph/hidden';
 import { FeedReader } from './feed';

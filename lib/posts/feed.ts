@@ -4,7 +4,8 @@
 // known, so a merged item is final once it is at or above the highest such "frontier".
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from '../db/client';
-import { FEED_SHARDS, INDEX, keys } from '../keys';
+import * as keys from '../keys';
+import { FEED_SHARDS, INDEX } from '../keys';
 import type { PostItem } from './model';
 
 interface Shard {

@@ -3,7 +3,8 @@
 // index sort key `<createdAt>#<userId>`.
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from '../db/client';
-import { INDEX, keys } from '../keys';
+import * as keys from '../keys';
+import { INDEX } from '../keys';
 import { decodeCursor, encodeCursor } from '../graph/cursor';
 
 export interface LikerPage {

@@ -2,7 +2,7 @@
 // returns it: a JSON-stringified array of URLs. `likes` is assembled from like edges.
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from '../db/client';
-import { keys } from '../keys';
+import * as keys from '../keys';
 import { isId } from '../ids';
 
 export interface PostItem {

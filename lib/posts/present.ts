@@ -1,7 +1,7 @@
 // Post objects for a caller: the likers array (from like edges, newest first, capped) and
 // the caller's isLiked / isBookmarked for a whole page in one BatchGet.
 import { batchGet, itemKey, type Key } from '../db/batch';
-import { keys } from '../keys';
+import * as keys from '../keys';
 import { EMBED_LIMIT, edgeIds } from '../users/repo';
 import { toPostView, type PostItem, type PostView } from './model';
 

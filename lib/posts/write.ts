@@ -3,7 +3,8 @@
 // counter and the trace record, so explore's totals (counters) always match its items.
 import { TABLE } from '../db/client';
 import { transact, type TxItem } from '../db/transact';
-import { FEED_SHARDS, keys, shardOf } from '../keys';
+import * as keys from '../keys';
+import { FEED_SHARDS, shardOf } from '../keys';
 import { idTime, newId } from '../ids';
 import { NotFound } from '../errors';
 import { logItem } from '../audit/records';

@@ -7,7 +7,8 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from '../db/client';
 import { ConditionFailed, transact, type TxItem } from '../db/transact';
-import { INDEX, keys } from '../keys';
+import * as keys from '../keys';
+import { INDEX } from '../keys';
 import { newId } from '../ids';
 import { logItem, recordNoChange } from '../audit/records';
 import { diffState } from '../audit/diff';

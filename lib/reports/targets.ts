@@ -7,7 +7,7 @@ import { getUser } from '../users/repo';
 import { toBaseUser, type BaseUser, type UserItem } from '../users/model';
 import { relations } from '../graph/relations';
 import { batchGet, itemKey } from '../db/batch';
-import { keys } from '../keys';
+import * as keys from '../keys';
 import { NotFound, SelfAction } from '../errors';
 import type { ReportItem, TargetType } from './reports';
 

@@ -3,7 +3,7 @@
 // record, so uniqueness is atomic and nothing is ever half-written.
 import { TABLE } from '../db/client';
 import { transact, type TxItem } from '../db/transact';
-import { keys } from '../keys';
+import * as keys from '../keys';
 import { newId } from '../ids';
 import { Conflict } from '../errors';
 import { logItem } from '../audit/records';

@@ -2,7 +2,8 @@
 // builders the writes use (so the loaded data has exactly the shapes of real writes), the
 // log record shape, password hashing, sessions and tokens. scripts/bench.mjs bundles this file with
 // esbuild; the harness test imports it directly.
-export { keys, shardOf, FEED_SHARDS, POPULAR_SHARDS } from '../../lib/keys';
+export * as keys from '../../lib/keys';
+export { shardOf, FEED_SHARDS, POPULAR_SHARDS } from '../../lib/keys';
 export { searchTerms } from '../../lib/users/search-terms';
 export { newUserItem, claimItem, searchItem } from '../../lib/users/write';
 export { followEdge, blockEdge } from '../../lib/graph/edges';

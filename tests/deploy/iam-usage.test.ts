@@ -23,7 +23,7 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { handler as streamConsumer } from '../../functions/events/stream';
 import { getItem } from '../support/db';
-import { keys } from '../../lib/keys';
+import * as keys from '../../lib/keys';
 import { handler as processMedia } from '../../functions/media/process';
 import { makeImage, readyMedia, upload } from '../support/media';
 import { handler as createPostHandler } from '../../functions/posts/create';

@@ -10,7 +10,7 @@ import { eventually, startTestStream, type TestStream } from '../support/stream'
 import { cleanedUp } from '../support/account';
 import { comment, comments, created, like as likeComment, reply } from '../support/comment-api';
 import { makeUser, type TestUser } from '../support/factories';
-import { keys } from '../../lib/keys';
+import * as keys from '../../lib/keys';
 import { handler as deleteMe } from '../../functions/users/delete';
 import { handler as me } from '../../functions/users/me';
 import { handler as profile } from '../../functions/users/profile';

@@ -4,7 +4,7 @@ import { getItem } from '../support/db';
 import { handler as register } from '../../functions/auth/register';
 import { handler as login } from '../../functions/auth/login';
 import { handler as me } from '../../functions/users/me';
-import { keys } from '../../lib/keys';
+import * as keys from '../../lib/keys';
 
 describe('POST /auth/register', () => {
   it('creates the account and answers a working token and the own user object', async () => {

@@ -11,7 +11,7 @@ import { handler as sweeper } from '../../functions/cleanup/sweeper';
 import { runCleanup } from '../../lib/cleanup/worker';
 import { markRestarted, STALLED_AFTER_MS, stalledJobs } from '../../lib/cleanup/sweeper';
 import { db, TABLE } from '../../lib/db/client';
-import { keys } from '../../lib/keys';
+import * as keys from '../../lib/keys';
 
 async function deletedPost(): Promise<string> {
   const [author] = await users(1);

@@ -4,7 +4,7 @@ import {
   comment, reply, replies, comments, created, remove, like, unlike, postItem, commentItem, walk,
 } from '../support/comment-api';
 import { getItem } from '../support/db';
-import { keys } from '../../lib/keys';
+import * as keys from '../../lib/keys';
 
 describe('comments and blocks', () => {
   it('a user blocked by the post author gets 404 commenting, replying, liking and listing; the blocker gets 403 acting', async () => {

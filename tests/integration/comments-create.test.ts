@@ -4,7 +4,7 @@ import { comment, reply, created, postItem, commentItem, gsi1, traceRecords } fr
 import { getItem } from '../support/db';
 import { call } from '../support/invoke';
 import { handler } from '../../functions/comments/create';
-import { keys } from '../../lib/keys';
+import * as keys from '../../lib/keys';
 import { newId } from '../../lib/ids';
 
 describe('POST /comments/create/{post_id}', () => {

@@ -6,7 +6,7 @@ import {
 import { getItem } from '../support/db';
 import { lambdaContext } from '../support/invoke';
 import { handler as worker } from '../../functions/cleanup/worker';
-import { keys } from '../../lib/keys';
+import * as keys from '../../lib/keys';
 import { newId } from '../../lib/ids';
 
 /** The counters of a post and of its comments equal the items that exist. */

@@ -2,7 +2,7 @@ import { makeUsers } from '../support/factories';
 import { makePost, dropPost } from '../support/comment-fixtures';
 import { comment, reply, created, like, unlike, remove, commentItem, gsi1, traceRecords } from '../support/comment-api';
 import { getItem } from '../support/db';
-import { keys } from '../../lib/keys';
+import * as keys from '../../lib/keys';
 import { newId } from '../../lib/ids';
 import { loadThread } from '../../lib/comments/access';
 import { setLike } from '../../lib/comments/like';

@@ -6,7 +6,7 @@ import { http } from '../../lib/http';
 import { apiEvent, call, lambdaContext } from '../support/invoke';
 import { makeUser } from '../support/factories';
 import { db, TABLE } from '../../lib/db/client';
-import { keys } from '../../lib/keys';
+import * as keys from '../../lib/keys';
 import { handler as notFound } from '../../functions/docs/not-found';
 
 const failing = http({}, async () => {

@@ -6,7 +6,7 @@ import '../support/own-table';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, dynamo, TABLE } from '../../lib/db/client';
 import { batchGet, batchWrite } from '../../lib/db/batch';
-import { keys } from '../../lib/keys';
+import * as keys from '../../lib/keys';
 import { newId } from '../../lib/ids';
 import { followEdge } from '../../lib/graph/edges';
 import { FANOUT_CHUNK } from '../../lib/feed/fanout';

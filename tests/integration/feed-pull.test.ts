@@ -7,7 +7,7 @@ import { follow, unfollow, block } from '../support/graph';
 import { getItem } from '../support/db';
 import { eventually, startTestStream, type TestStream } from '../support/stream';
 import { feedIds, storedEntries, walkFeed } from '../support/feed';
-import { keys } from '../../lib/keys';
+import * as keys from '../../lib/keys';
 import type { TestUser } from '../support/factories';
 import { config } from '../../lib/config';
 

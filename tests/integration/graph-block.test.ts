@@ -1,4 +1,4 @@
-import { keys } from '../../lib/keys';
+import * as keys from '../../lib/keys';
 import { call } from '../support/invoke';
 import { queryAll } from '../support/db';
 import { block, blocked, blocks, counters, edgeCounts, follow, followers, following, follows, unblock, users } from '../support/graph';

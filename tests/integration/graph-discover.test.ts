@@ -2,7 +2,7 @@ import { call } from '../support/invoke';
 import { getItem } from '../support/db';
 import { makeUser, uniq } from '../support/factories';
 import { block, follow, users } from '../support/graph';
-import { keys } from '../../lib/keys';
+import * as keys from '../../lib/keys';
 import { handler as suggestedH } from '../../functions/users/suggested';
 import { handler as searchH } from '../../functions/users/search';
 

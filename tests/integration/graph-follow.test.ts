@@ -1,6 +1,6 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from '../../lib/db/client';
-import { keys } from '../../lib/keys';
+import * as keys from '../../lib/keys';
 import { makeUser } from '../support/factories';
 import { queryAll } from '../support/db';
 import { block, counters, edgeCounts, follow, follows, unfollow, users } from '../support/graph';

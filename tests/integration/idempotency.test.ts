@@ -10,7 +10,7 @@ import { comment, gsi1, postItem } from '../support/comment-api';
 import { block, unblock } from '../support/graph';
 import { handler as create } from '../../functions/posts/create';
 import { db, TABLE } from '../../lib/db/client';
-import { keys } from '../../lib/keys';
+import * as keys from '../../lib/keys';
 import { newId } from '../../lib/ids';
 import { fingerprint, IN_FLIGHT_SECONDS } from '../../lib/http/idempotency';
 

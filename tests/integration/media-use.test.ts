@@ -11,7 +11,7 @@ import { handler as editProfile } from '../../functions/users/edit';
 import { handler as getMedia } from '../../functions/media/get';
 import { handler as processMedia } from '../../functions/media/process';
 import { runCleanup } from '../../lib/cleanup/worker';
-import { keys } from '../../lib/keys';
+import * as keys from '../../lib/keys';
 
 let me: TestUser;
 let other: TestUser;

@@ -9,7 +9,7 @@ import { block, follow } from '../support/graph';
 import { getItem } from '../support/db';
 import { comment, comments, created, traceRecords } from '../support/comment-api';
 import type { TestUser } from '../support/factories';
-import { keys } from '../../lib/keys';
+import * as keys from '../../lib/keys';
 import { signToken } from '../../lib/auth/tokens';
 import { handler as reportH } from '../../functions/reports/create';
 import { handler as queueH } from '../../functions/moderation/reports';

@@ -8,7 +8,7 @@ import { getItem } from '../support/db';
 import { eventually, startTestStream, type TestStream } from '../support/stream';
 import { comment, created, reply, like as likeComment } from '../support/comment-api';
 import type { TestUser } from '../support/factories';
-import { keys } from '../../lib/keys';
+import * as keys from '../../lib/keys';
 import { handler as listH } from '../../functions/notifications/list';
 import { handler as readH } from '../../functions/notifications/read';
 import { handler as likeH } from '../../functions/posts/like';

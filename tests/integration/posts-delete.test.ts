@@ -17,7 +17,8 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { INDEX_SETTLE_MS, runCleanup } from '../../lib/cleanup/worker';
 import { db, TABLE } from '../../lib/db/client';
 import { batchWrite } from '../../lib/db/batch';
-import { FEED_SHARDS, keys, shardOf } from '../../lib/keys';
+import * as keys from '../../lib/keys';
+import { FEED_SHARDS, shardOf } from '../../lib/keys';
 
 describe('DELETE /posts/{post_id}', () => {
   it('only the author may delete (403), a hidden or missing post is 404, and nothing changes', async () => {

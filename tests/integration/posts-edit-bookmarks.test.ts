@@ -11,7 +11,7 @@ import { handler as like } from '../../functions/posts/like';
 import { handler as deletePost } from '../../functions/posts/delete';
 import { handler as getPost } from '../../functions/posts/get';
 import { handler as trace } from '../../functions/logs/trace';
-import { keys } from '../../lib/keys';
+import * as keys from '../../lib/keys';
 import { newId } from '../../lib/ids';
 import { nextUpdatedAt } from '../../lib/posts/write';
 import type { TestUser } from '../support/factories';

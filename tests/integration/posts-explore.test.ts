@@ -6,7 +6,7 @@ import { block, follow } from '../support/graph';
 import { handler as exploreH } from '../../functions/posts/explore';
 import { handler as like } from '../../functions/posts/like';
 import { db } from '../../lib/db/client';
-import { keys } from '../../lib/keys';
+import * as keys from '../../lib/keys';
 
 async function walk(token: string, limit: number) {
   const ids: string[] = [];

@@ -8,7 +8,7 @@ import { inFlight } from '../support/concurrency';
 import { makeUser, makeUsers, uniq } from '../support/factories';
 import { getItem, queryAll } from '../support/db';
 import { db, TABLE } from '../../lib/db/client';
-import { keys } from '../../lib/keys';
+import * as keys from '../../lib/keys';
 import { searchTerms } from '../../lib/users/search-terms';
 import { handler as register } from '../../functions/auth/register';
 import { handler as login } from '../../functions/auth/login';

@@ -17,7 +17,7 @@ import { handler as password } from '../../functions/auth/password';
 import { handler as me } from '../../functions/users/me';
 import { handler as traceLogs } from '../../functions/logs/trace';
 import { db, TABLE } from '../../lib/db/client';
-import { keys } from '../../lib/keys';
+import * as keys from '../../lib/keys';
 import { config } from '../../lib/config';
 import { REFRESH_GRACE_MS } from '../../lib/auth/sessions';
 import { MAX_FAILURES } from '../../lib/auth/login-guard';

@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { resolve } from 'node:path';
 import { decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose';
 import { getItem } from '../support/db';
-import { keys } from '../../lib/keys';
+import * as keys from '../../lib/keys';
 import { call } from '../support/invoke';
 import { makeUser } from '../support/factories';
 import { handler as me } from '../../functions/users/me';

@@ -7,7 +7,7 @@ import { handler as register } from '../../functions/auth/register';
 import { handler as login } from '../../functions/auth/login';
 import { handler as traceLogs } from '../../functions/logs/trace';
 import { signToken } from '../../lib/auth/tokens';
-import { keys } from '../../lib/keys';
+import * as keys from '../../lib/keys';
 import { dynamo } from '../../lib/db/client';
 
 const read = (token: string, traceId: string) => call(traceLogs, 'GET /logs/trace/{traceId}', { token, params: { traceId } });

@@ -5,7 +5,7 @@ import { handler as me } from '../../functions/users/me';
 import { handler as profile } from '../../functions/users/profile';
 import { handler as edit } from '../../functions/users/edit';
 import { handler as login } from '../../functions/auth/login';
-import { keys } from '../../lib/keys';
+import * as keys from '../../lib/keys';
 import { db, TABLE } from '../../lib/db/client';
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { block } from '../support/comment-fixtures';

@@ -10,7 +10,7 @@ import { users } from '../support/posts';
 import { getItem } from '../support/db';
 import { startTestStream, type TestStream } from '../support/stream';
 import { cleanedUp } from '../support/account';
-import { keys } from '../../lib/keys';
+import * as keys from '../../lib/keys';
 import { batchGet, batchWrite } from '../../lib/db/batch';
 import { newId } from '../../lib/ids';
 import { newUserItem } from '../../lib/users/write';

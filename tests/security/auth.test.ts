@@ -9,7 +9,7 @@ import { rows, type FixtureContext } from '../support/routes';
 import { expectEnvelope, expectNothingChanged, snapshot } from '../support/refusal';
 import { config } from '../../lib/config';
 import { db, TABLE } from '../../lib/db/client';
-import { keys } from '../../lib/keys';
+import * as keys from '../../lib/keys';
 import { signToken } from '../../lib/auth/tokens';
 import { jwtKeys } from '../../lib/auth/keys';
 import { newId } from '../../lib/ids';

@@ -5,7 +5,7 @@ import { makeUser, uniq } from '../support/factories';
 import { rows, type FixtureContext, type Route, type Valid } from '../support/routes';
 import { expectEnvelope, expectNothingChanged, snapshot } from '../support/refusal';
 import { getItem } from '../support/db';
-import { keys } from '../../lib/keys';
+import * as keys from '../../lib/keys';
 import { handler as edit } from '../../functions/users/edit';
 import { handler as register } from '../../functions/auth/register';
 

@@ -6,7 +6,7 @@ import { runCleanup } from '../../lib/cleanup/worker';
 import { stalledJobs } from '../../lib/cleanup/sweeper';
 import { eventually } from './stream';
 import { getItem } from './db';
-import { keys } from '../../lib/keys';
+import * as keys from '../../lib/keys';
 
 export const SIXTY_SECONDS = 60_000;
 

@@ -1,7 +1,8 @@
 // Calls of the comment endpoints and reads of what they stored, for the comment tests.
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from '../../lib/db/client';
-import { INDEX, keys } from '../../lib/keys';
+import * as keys from '../../lib/keys';
+import { INDEX } from '../../lib/keys';
 import { call, type CallResult } from './invoke';
 import { getItem, queryAll } from './db';
 import { handler as createH } from '../../functions/comments/create';

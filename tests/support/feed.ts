@@ -1,7 +1,7 @@
 // Home feed helpers: the endpoint, a whole walk of it, and the stored entries of a feed.
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from '../../lib/db/client';
-import { keys } from '../../lib/keys';
+import * as keys from '../../lib/keys';
 import { call } from './invoke';
 import { handler as feedH } from '../../functions/posts/feed';
 

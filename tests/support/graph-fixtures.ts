@@ -3,7 +3,7 @@
 // The lead swaps follow() and block() to the real endpoints after merging.
 import { TransactWriteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from '../../lib/db/client';
-import { keys } from '../../lib/keys';
+import * as keys from '../../lib/keys';
 import { newId } from '../../lib/ids';
 import { getItem } from './db';
 

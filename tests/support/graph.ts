@@ -2,7 +2,8 @@
 // and edge items straight from the table (to check that counters equal edges).
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from '../../lib/db/client';
-import { INDEX, keys } from '../../lib/keys';
+import * as keys from '../../lib/keys';
+import { INDEX } from '../../lib/keys';
 import { call } from './invoke';
 import { getItem } from './db';
 import { makeUsers, type TestUser } from './factories';

@@ -2,7 +2,7 @@
 // envelope, X-Trace-Id, nothing internal in the answer, and no change (the users'
 // items as before, nothing the request would have created, no INFO record in its trace).
 import { getItem, queryAll } from './db';
-import { keys } from '../../lib/keys';
+import * as keys from '../../lib/keys';
 import type { CallResult } from './invoke';
 import type { FixtureContext, Valid } from './routes';
 

@@ -10,7 +10,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import { ROOT, routes } from '../../scripts/lib/manifests.mjs';
 import { jsonSchema, isOperation } from '../../lib/openapi/document';
 import type { RouteSpecLike } from '../../lib/openapi/document';
-import { keys } from '../../lib/keys';
+import * as keys from '../../lib/keys';
 import { addNotification } from '../../lib/notifications/store';
 import { call, type CallOptions, type CallResult } from './invoke';
 import { makeUser, uniq, type TestUser } from './factories';
@@ -315,7 +315,7 @@ export const ROUTES: Route[] = routes().filter((r) => isOperation(r.path)).map((
     name: r.name,
     handler,
     auth: spec.auth ?? true,
-    idempotent: spec.idempotent ?? false,
+    idempotent: !!spec.idempotent,
     pathParams: [...r.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!),
     body: spec.body ? jsonSchema(spec.body) as Route['body'] : undefined,
     query: spec.query ? jsonSchema(spec.query) as Route['query'] : undefined,

@@ -4,8 +4,7 @@
 // that what lib/auth/keys.ts and scripts/token.mjs send is what SSM would accept.
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { SignatureV4 } from '@smithy/signature-v4';
-import { Sha256 } from '../../lib/aws/sha256';
+import { verifySigV4 } from './sigv4';
 
 export interface SsmRequest {
   target: string | undefined;
@@ -27,27 +26,9 @@ export interface SsmServer {
   close(): Promise<void>;
 }
 
-const AUTH = /^AWS4-HMAC-SHA256 Credential=([^,]+), SignedHeaders=([^,]+), Signature=([0-9a-f]{64})$/;
-
 async function verify(req: IncomingMessage, body: string, region: string): Promise<{ signed: boolean; scope: string | undefined }> {
-  const m = AUTH.exec(String(req.headers.authorization ?? ''));
-  if (!m) return { signed: false, scope: undefined };
-  const [, credential, signedHeaders, signature] = m as unknown as [string, string, string, string];
-  const headers: Record<string, string> = {};
-  for (const h of signedHeaders.split(';')) headers[h] = String(req.headers[h] ?? '');
-  const date = String(req.headers['x-amz-date'] ?? '');
-  const signingDate = new Date(`${date.slice(0, 4)}-${date.slice(4, 6)}-${date.slice(6, 11)}:${date.slice(11, 13)}:${date.slice(13, 15)}Z`);
-  const signer = new SignatureV4({
-    service: 'ssm', region, sha256: Sha256,
-    credentials: { accessKeyId: process.env.AWS_ACCESS_KEY_ID!, secretAccessKey: process.env.AWS_SECRET_ACCESS_KEY!, sessionToken: process.env.AWS_SESSION_TOKEN },
-  });
-  const url = new URL(req.url ?? '/', `http://${req.headers.host}`);
-  const expected = await signer.sign({
-    method: req.method ?? 'POST', protocol: 'http:', hostname: url.hostname, port: Number(url.port), path: url.pathname, query: {}, headers, body,
-  }, { signingDate });
-  const ok = String(expected.headers.authorization).endsWith(`Signature=${signature}`)
-    && signedHeaders.includes('x-amz-target') && signedHeaders.includes('host');
-  return { signed: ok, scope: credential.split('/').slice(1).join('/') };
+  const v = await verifySigV4(req, body, { service: 'ssm', region });
+  return { signed: v.signed && v.signedHeaders.includes('x-amz-target') && v.signedHeaders.includes('host'), scope: v.scope };
 }
 
 export async function ssmServer(region = process.env.AWS_REGION ?? 'us-east-1'): Promise<SsmServer> {

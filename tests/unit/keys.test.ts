@@ -1,4 +1,5 @@
-import { keys, shardOf, sortableNumber, FEED_SHARDS } from '../../lib/keys';
+import * as keys from '../../lib/keys';
+import { shardOf, sortableNumber, FEED_SHARDS } from '../../lib/keys';
 
 describe('sortableNumber', () => {
   it('orders any finite numbers lexically as numerically', () => {

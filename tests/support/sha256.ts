@@ -1,6 +1,7 @@
 // SHA-256 / HMAC-SHA-256 in the shape @smithy/signature-v4 expects of its checksum, on
-// node:crypto: the hand-signed AWS calls (lib/cleanup/trigger.ts, lib/media/s3.ts,
-// lib/aws/ssm.ts) share it, so no function bundle carries an SDK hash package.
+// node:crypto, for the stand-ins that check a signature (tests/support/sigv4.ts).
+// The functions sign with the DynamoDB client's own hash (dynamo.config.sha256); the check
+// recomputes signatures with this one of its own, so a wrong hash in lib/ would not verify itself.
 import { createHash, createHmac, type Hash, type Hmac } from 'node:crypto';
 
 type SourceData = string | ArrayBuffer | ArrayBufferView;
