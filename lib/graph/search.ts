@@ -13,9 +13,8 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from '../db/client';
 import * as keys from '../keys';
 import { nameWords } from '../users/search-terms';
-import type { BaseUser, UserItem } from '../users/model';
-import { batchGet, itemKey } from '../db/batch';
-import { blockedEitherWay, readRelations, relationKeys } from './relations';
+import type { BaseUser } from '../users/model';
+import type { Caller } from '../auth/caller';
 import { presentIds } from './present';
 
 export const SEARCH_BOUNDS = {
@@ -23,8 +22,6 @@ export const SEARCH_BOUNDS = {
   readPerTerm: 100,
   /** Words of a multi-word query that are looked up; further words are ignored. */
   maxWords: 4,
-  /** Matches beyond `limit` checked for blocks, so that hidden users can be replaced. */
-  slack: 10,
 } as const;
 
 interface Hit {
@@ -60,19 +57,16 @@ async function matches(query: string): Promise<string[]> {
 }
 
 /**
- * Round trips: the term Queries; then one BatchGet of the matches' user items (which carry
- * their newest follower and following ids, lib/graph/recent.ts) and their relations to the
- * caller; a third only for users whose ids are behind their edges, and the caller's own
- * object (lib/graph/present.ts).
+ * Round trips: the term Queries (beside the caller's block lists); then one BatchGet of the
+ * first `limit` visible matches' user items, which carry their newest follower and following
+ * ids (lib/graph/recent.ts); a third only for users whose ids are behind their edges, and the
+ * caller's own object (lib/graph/present.ts).
  */
-export async function searchUsers(callerId: string, query: string, limit: number): Promise<BaseUser[]> {
-  const ids = (await matches(query)).slice(0, limit + SEARCH_BOUNDS.slack);
-  if (!ids.length) return [];
-  // The relations first and the users they leave, presented from the items of the same read.
-  const found = await batchGet([...ids.map((id) => keys.user(id)), ...relationKeys(callerId, ids)]);
-  const rels = readRelations(callerId, ids, found);
-  const chosen = ids.filter((id) => found.has(itemKey(keys.user(id))) && !blockedEitherWay(rels.get(id))).slice(0, limit);
-  const known = new Map(chosen.map((id) => [id, found.get(itemKey(keys.user(id))) as unknown as UserItem]));
-  const { users } = await presentIds(chosen, callerId, { known });
+export async function searchUsers(caller: Caller, query: string, limit: number): Promise<BaseUser[]> {
+  const [matched, me, hidden] = await Promise.all([matches(query), caller.user(), caller.hidden()]);
+  // Users on either side of a block with the caller (and hidden accounts) are left out before
+  // anything is read of them: the caller's block lists were read by authentication.
+  const chosen = matched.filter((id) => !hidden.has(id)).slice(0, limit);
+  const { users } = await presentIds(chosen, caller.userId, { known: new Map([[me.id, me]]), consistent: false });
   return chosen.flatMap((id) => (users.has(id) ? [users.get(id)!] : []));
 }

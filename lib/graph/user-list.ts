@@ -8,30 +8,31 @@
 // its live bookmarks: a Query, then the posts) or a user whose recent ids are behind its
 // edges (lib/graph/present.ts). The bookmark ids were read ahead on every page until
 // 2026-11-24: 1 request on every page to save a round trip on the rare page with the caller.
-import { resolveUserId } from '../users/repo';
+import { getUser, resolveUserId } from '../users/repo';
 import { NotFound } from '../errors';
 import type { Caller } from '../auth/caller';
-import { blockedEitherWay, readRelations, relationKeys } from './relations';
+import { followKeys, followReads, relationsFrom } from './relations';
 import { edgePage, type EdgePage } from './lists';
-import { visibleUser } from './lookup';
 import { presentIds } from './present';
 
 export async function userList(kind: 'followers' | 'following', identifier: string, caller: Caller, limit: number, cursor?: string) {
   const ownerId = await resolveUserId(identifier);
   if (!ownerId) throw new NotFound('user');
-  const [owner, page] = await Promise.all([
-    visibleUser(caller.userId, ownerId),
-    edgePage(kind, ownerId, limit, cursor),
-  ]);
-  if (!owner) throw new NotFound('user');
-  return visibleUsers(page, caller.userId);
+  // The owner must exist and must not have blocked the caller (nor be hidden from everyone):
+  // its item, and the caller's block lists that authentication reads anyway.
+  const [owner, lists, page] = await Promise.all([getUser(ownerId), caller.blockLists(), edgePage(kind, ownerId, limit, cursor)]);
+  if (!owner || lists.blockedBy.includes(ownerId)) throw new NotFound('user');
+  return visibleUsers(page, caller);
 }
 
-async function visibleUsers(page: EdgePage, callerId: string) {
-  const { users, found } = await presentIds(page.ids, callerId, { also: relationKeys(callerId, page.ids) });
-  const rels = readRelations(callerId, page.ids, found);
-  const list = page.ids
-    .filter((id) => users.has(id) && !blockedEitherWay(rels.get(id)))
+async function visibleUsers(page: EdgePage, caller: Caller) {
+  const [me, lists, hidden] = await Promise.all([caller.user(), caller.blockLists(), caller.hidden()]);
+  const ids = page.ids.filter((id) => !hidden.has(id));
+  const reads = followReads(me);
+  const { users, found } = await presentIds(ids, caller.userId, { also: followKeys(caller.userId, ids), consistent: reads.consistent, known: new Map([[me.id, me]]) });
+  const rels = relationsFrom(caller.userId, ids, found, lists, reads.recentFollowing);
+  const list = ids
+    .filter((id) => users.has(id))
     .map((id) => ({ ...users.get(id)!, isFollowing: rels.get(id)!.isFollowing }));
   return { users: list, pagination: page.pagination };
 }

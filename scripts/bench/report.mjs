@@ -116,6 +116,26 @@ export function checks(result, scenarios) {
     else line(!slow.length, `(d) initMs <= 1.2x baseline (${fmt(b.initMs)} ms)${slow.length ? `: ${slow.join(', ')}` : ''}`);
   } else line(null, '(d) bundles not measured');
 
+  // (f) Issue 19: suggestions per call over a session, and the user lists near their floor.
+  {
+    const LISTS = ['GET /users/{identifier}/followers', 'GET /users/{identifier}/following', 'GET /posts/{post_id}/likes', 'GET /users/blocked', 'GET /users/search'];
+    const bad = [];
+    let seen = 0;
+    for (const scale of result.scales) {
+      for (const [key, e] of Object.entries(scale.endpoints)) {
+        if (!ok(e)) continue;
+        if (key === 'GET /users/suggested (session of 10 calls)') {
+          seen++;
+          if (e.dbCalls > 10 || e.rcu > 50) bad.push(`${key}@${scale.name} ${e.dbCalls} requests, ${e.rcu} RCU`);
+        } else if (LISTS.some((l) => key === l || key.startsWith(`${l} (`))) {
+          seen++;
+          if (e.dbCalls > 8 || (e.floorRcu !== undefined && e.rcu > 2 * e.floorRcu)) bad.push(`${key}@${scale.name} ${e.dbCalls} requests, ${e.rcu} RCU (floor ${e.floorRcu})`);
+        }
+      }
+    }
+    line(seen ? !bad.length : null, `(f) suggestions <= 10 requests and 50 RCU per call over a session; user lists <= 8 requests and RCU <= 2x floor${bad.length ? `: ${bad.join('; ')}` : ''}`);
+  }
+
   // (e) WCU per write endpoint.
   out.push('(e) WCU per write endpoint:');
   for (const s of writes) {
