@@ -7,7 +7,8 @@ export const query = userListQuery();
 
 export const handler = http({ query }, async ({ query, caller }) => {
   const [me, page] = await Promise.all([caller.user(), edgePage('blocked', caller.userId, query.limit, query.cursor)]);
-  const { users } = await presentIds(page.ids, caller.userId);
+  // Eventually consistent: a profile, not a permission (the page itself is the caller's own blocks).
+  const { users } = await presentIds(page.ids, caller.userId, { consistent: false });
   return {
     body: {
       message: 'Blocked users retrieved successfully',
