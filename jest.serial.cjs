@@ -12,4 +12,6 @@ module.exports = {
   testMatch: ['<rootDir>/tests/http/**/*.test.ts', '<rootDir>/tests/load/**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/'],
   maxWorkers: 1,
+  // The HTTP files before the load test, whose leftovers slow DynamoDB Local (tests/support/serial-sequencer.cjs).
+  testSequencer: '<rootDir>/tests/support/serial-sequencer.cjs',
 };
