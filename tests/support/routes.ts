@@ -138,13 +138,16 @@ export const FIXTURES: Record<string, Fixture> = {
     await ok(block(me, other));
     return { params: { identifier: other.id }, watch: [keys.block(me.id, other.id)] };
   },
-  // Lists with someone on them, so that the users of a page are read too.
+  // Lists with someone on them, so that the users of a page are read too: the caller and a
+  // third user (the caller's own item is not read again, so a page of only the caller reads none).
   'GET /users/{identifier}/followers': async ({ me, other }) => {
     await ok(follow(me, other));
+    await ok(follow(await makeUser(), other));
     return { params: { identifier: other.username } };
   },
   'GET /users/{identifier}/following': async ({ me, other }) => {
     await ok(follow(other, me));
+    await ok(follow(other, await makeUser()));
     return { params: { identifier: other.id } };
   },
   'GET /users/blocked': async ({ me }) => {
@@ -178,6 +181,7 @@ export const FIXTURES: Record<string, Fixture> = {
   'GET /posts/{post_id}/likes': async ({ me, other }) => {
     const postId = await postOf(other);
     await ok(call(likePost, 'POST /posts/like/{post_id}', { params: { post_id: postId }, token: me.token }));
+    await ok(call(likePost, 'POST /posts/like/{post_id}', { params: { post_id: postId }, token: (await makeUser()).token }));
     return { params: { post_id: postId } };
   },
   'DELETE /posts/{post_id}': async ({ me }) => {
