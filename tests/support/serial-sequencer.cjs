@@ -1,4 +1,5 @@
-// The order of the serial run (jest.serial.cjs): the HTTP files first, the load test last.
+// The order of the serial run (jest.serial.cjs): the HTTP files first, then the race suite,
+// the busy account's deletion last.
 // The load test leaves 30,000 items' worth of stream records in its DynamoDB Local, which
 // stays slow for every table it holds afterwards: in two full runs beside a CPU-bound
 // process (2026-11-24) the HTTP file that ran right after it saw 40 of 50 registrations and
@@ -7,7 +8,7 @@
 // still slow after it. jest's default order (slowest file first) put the load test first.
 const Sequencer = require('@jest/test-sequencer').default;
 
-const rank = (path) => (path.includes('/tests/load/') ? 1 : 0);
+const rank = (path) => (path.includes('/tests/http/') ? 0 : path.includes('account-delete-busy') ? 2 : 1);
 
 class SerialSequencer extends Sequencer {
   sort(tests) {
