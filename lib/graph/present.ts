@@ -24,6 +24,12 @@ export interface PresentOptions {
   also?: Key[];
   /** The viewer's bookmark ids read ahead (loadEdges), used if the viewer is among the ids. */
   ownBookmarks?: Promise<string[]>;
+  /**
+   * The viewer's own reads, for a page the viewer may be on: its item (its recent ids), its
+   * bookmark ids read ahead and its blocks (authentication's block list). The bookmarked
+   * posts' liveness is then checked in the page's one BatchGet: no round trip of its own.
+   */
+  viewer?: { item: UserItem; bookmarks: Promise<string[]>; blocked: Promise<string[]> };
   /** User items the caller has already read: not read again. */
   known?: Map<string, UserItem>;
   /** false: the user items (and `also`) eventually consistent, half the read units. */
@@ -33,10 +39,26 @@ export interface PresentOptions {
 export async function presentIds(ids: string[], viewerId: string, opts: PresentOptions = {}): Promise<Presented> {
   const unique = [...new Set(ids)];
   const limit = opts.limit ?? EMBED_LIMIT.list;
-  // The viewer's own edges are read at once, beside the BatchGet (they are needed whatever it finds).
-  const own = unique.includes(viewerId) ? loadEdges(viewerId, true, limit, { bookmarks: opts.ownBookmarks }) : undefined;
+  const onPage = unique.includes(viewerId);
+  const mine = onPage && opts.viewer ? recentEdges(opts.viewer.item) : undefined;
+  // The viewer's own bookmarked posts go into the page's BatchGet (their liveness), when its
+  // item's recent ids spare the edge Queries; otherwise its edges are read at once, beside it.
+  const bookmarked = mine ? await opts.viewer!.bookmarks : [];
+  const own = onPage && !mine ? loadEdges(viewerId, true, limit, { bookmarks: opts.ownBookmarks ?? opts.viewer?.bookmarks }) : undefined;
   own?.catch(() => undefined);
-  const found = await batchGet([...unique.filter((id) => !opts.known?.has(id)).map((id) => keys.user(id)), ...(opts.also ?? [])], { consistent: opts.consistent });
+  const found = await batchGet([
+    ...unique.filter((id) => !opts.known?.has(id)).map((id) => keys.user(id)),
+    ...(opts.also ?? []),
+    ...bookmarked.map((id) => keys.post(id)),
+  ], { consistent: opts.consistent });
+  const ownEdges = async (): Promise<UserEdges> => (mine
+    ? {
+      followers: mine.followers.slice(0, limit),
+      following: mine.following.slice(0, limit),
+      bookmarks: bookmarked.filter((id) => found.has(itemKey(keys.post(id)))).slice(0, limit),
+      blocked_users: (await opts.viewer!.blocked).slice(0, limit),
+    }
+    : own!);
   const items = new Map(unique.flatMap((id) => {
     const item = opts.known?.get(id) ?? (found.get(itemKey(keys.user(id))) as UserItem | undefined);
     return item ? [[id, item] as const] : [];
@@ -45,7 +67,7 @@ export async function presentIds(ids: string[], viewerId: string, opts: PresentO
   await Promise.all([...items].map(async ([id, item]) => {
     const recent = id === viewerId || limit > EMBED_LIMIT.list ? undefined : recentEdges(item);
     const chosen = recent ? { followers: recent.followers.slice(0, limit), following: recent.following.slice(0, limit) } : undefined;
-    edges.set(id, id === viewerId ? await own! : chosen ?? await loadEdges(id, false, limit));
+    edges.set(id, id === viewerId ? await ownEdges() : chosen ?? await loadEdges(id, false, limit));
   }));
   const users = new Map<string, BaseUser>();
   for (const [id, item] of items) users.set(id, toBaseUser(item, edges.get(id)!, id === viewerId));
