@@ -5,11 +5,9 @@ import { NotFound } from '../../lib/errors';
 import type { PostItem } from '../../lib/posts/model';
 import { itemKey } from '../../lib/db/batch';
 import * as keys from '../../lib/keys';
-import { EMBED_LIMIT, bookmarkIds } from '../../lib/users/repo';
 import { likers } from '../../lib/posts/likers';
 import { decodeCursor } from '../../lib/graph/cursor';
-import { followKeys, followReads, relationsFrom } from '../../lib/graph/relations';
-import { presentIds } from '../../lib/graph/present';
+import { listedUsers } from '../../lib/graph/user-list';
 
 export const params = z.strictObject({ post_id: id() });
 export const query = userListQuery();
@@ -21,26 +19,12 @@ export const handler = http({ params, query }, async ({ params, query, caller })
   // lists (read by authentication). Round trip 2: one BatchGet of the post, the likers' items
   // (with their recent ids) and the caller's follow edges to them (lib/graph/relations.ts).
   const postId = params.post_id.toUpperCase();
-  const ownBookmarks = bookmarkIds(caller.userId, EMBED_LIMIT.list);
-  ownBookmarks.catch(() => undefined);
-  const [page, me, lists, hidden] = await Promise.all([
-    likers(params.post_id, query.limit, query.cursor), caller.user(), caller.blockLists(), caller.hidden(),
-  ]);
-  const ids = page.ids.filter((uid) => !hidden.has(uid));
-  const reads = followReads(me);
-  const { users, found } = await presentIds(ids, caller.userId, {
-    also: [keys.post(postId), ...followKeys(caller.userId, ids)],
-    consistent: reads.consistent,
-    known: new Map([[me.id, me]]),
-    viewer: { item: me, bookmarks: ownBookmarks, blocked: Promise.resolve(lists.blocked) },
-  });
+  const page = likers(params.post_id, query.limit, query.cursor);
+  page.catch(() => undefined);
+  const { users: likes, found, lists } = await listedUsers(caller, page.then((p) => p.ids), [keys.post(postId)]);
   const post = found.get(itemKey(keys.post(postId))) as PostItem | undefined;
   // To a user its author blocked (or an author hidden from everyone), the post does not exist.
   if (!post || lists.blockedBy.includes(post.author)) throw new NotFound('post');
-  const rel = relationsFrom(caller.userId, ids, found, lists, reads.recentFollowing);
-  const likes = ids.flatMap((uid) => {
-    const user = users.get(uid);
-    return user ? [{ ...user, isFollowing: rel.get(uid)!.isFollowing }] : [];
-  });
-  return { body: { likes, pagination: { hasMore: page.hasMore, nextCursor: page.nextCursor } } };
+  const { hasMore, nextCursor } = await page;
+  return { body: { likes, pagination: { hasMore, nextCursor } } };
 });

@@ -11,35 +11,53 @@
 import { EMBED_LIMIT, bookmarkIds, resolveUserId } from '../users/repo';
 import { NotFound } from '../errors';
 import type { Caller } from '../auth/caller';
-import { itemKey } from '../db/batch';
+import { itemKey, type Key } from '../db/batch';
+import type { BaseUser } from '../users/model';
+import type { BlockLists } from './hidden';
 import * as keys from '../keys';
 import { followKeys, followReads, relationsFrom } from './relations';
 import { edgePage } from './lists';
 import { presentIds } from './present';
 
-export async function userList(kind: 'followers' | 'following', identifier: string, caller: Caller, limit: number, cursor?: string) {
+/** A page of listed users as the caller sees them, with `isFollowing`; `found` holds `also` (the list's owner or post). */
+export interface Listed {
+  users: (BaseUser & { isFollowing: boolean })[];
+  found: Map<string, unknown>;
+  lists: BlockLists;
+}
+
+/**
+ * Round trip 2 of every user list (followers, following, likers): one BatchGet of `also`, the
+ * visible users' items (with their recent ids) and the caller's follow edges to them; the
+ * caller's own object from its item, its block lists and its bookmarks read ahead (`page`
+ * is awaited beside the caller's own reads).
+ */
+export async function listedUsers(caller: Caller, page: Promise<string[]>, also: Key[]): Promise<Listed> {
   // Read ahead, 1 Query on every page: when the caller is on it, its own object's live
   // bookmarks are then checked in the page's one BatchGet (lib/graph/present.ts).
   const ownBookmarks = bookmarkIds(caller.userId, EMBED_LIMIT.list);
   ownBookmarks.catch(() => undefined);
-  const ownerId = await resolveUserId(identifier);
-  if (!ownerId) throw new NotFound('user');
-  const [me, lists, hidden, page] = await Promise.all([caller.user(), caller.blockLists(), caller.hidden(), edgePage(kind, ownerId, limit, cursor)]);
-  // The owner must exist and must not have blocked the caller (nor be hidden from everyone):
-  // the block lists say the second at once; its item is read with the page's users.
-  if (lists.blockedBy.includes(ownerId)) throw new NotFound('user');
-  const ids = page.ids.filter((id) => !hidden.has(id));
+  const [me, lists, hidden, pageIds] = await Promise.all([caller.user(), caller.blockLists(), caller.hidden(), page]);
+  const ids = pageIds.filter((id) => !hidden.has(id));
   const reads = followReads(me);
   const { users, found } = await presentIds(ids, caller.userId, {
-    also: [keys.user(ownerId), ...followKeys(caller.userId, ids)],
+    also: [...also, ...followKeys(caller.userId, ids)],
     consistent: reads.consistent,
     known: new Map([[me.id, me]]),
     viewer: { item: me, bookmarks: ownBookmarks, blocked: Promise.resolve(lists.blocked) },
   });
-  if (ownerId !== me.id && !found.has(itemKey(keys.user(ownerId)))) throw new NotFound('user');
   const rels = relationsFrom(caller.userId, ids, found, lists, reads.recentFollowing);
-  const list = ids
-    .filter((id) => users.has(id))
-    .map((id) => ({ ...users.get(id)!, isFollowing: rels.get(id)!.isFollowing }));
-  return { users: list, pagination: page.pagination };
+  return { users: ids.filter((id) => users.has(id)).map((id) => ({ ...users.get(id)!, isFollowing: rels.get(id)!.isFollowing })), found, lists };
+}
+
+export async function userList(kind: 'followers' | 'following', identifier: string, caller: Caller, limit: number, cursor?: string) {
+  const ownerId = await resolveUserId(identifier);
+  if (!ownerId) throw new NotFound('user');
+  const page = edgePage(kind, ownerId, limit, cursor);
+  page.catch(() => undefined);
+  // The owner must exist and must not have blocked the caller (nor be hidden from everyone):
+  // the block lists say the second, its item (read with the page's users) the first.
+  const { users, found, lists } = await listedUsers(caller, page.then((p) => p.ids), [keys.user(ownerId)]);
+  if (lists.blockedBy.includes(ownerId) || (ownerId !== caller.userId && !found.has(itemKey(keys.user(ownerId))))) throw new NotFound('user');
+  return { users, pagination: (await page).pagination };
 }
