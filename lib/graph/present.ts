@@ -22,8 +22,6 @@ export interface PresentOptions {
    * viewer): one request instead of two side by side. Read strongly consistent, whole items.
    */
   also?: Key[];
-  /** The viewer's bookmark ids read ahead (loadEdges), used if the viewer is among the ids. */
-  ownBookmarks?: Promise<string[]>;
   /**
    * The viewer's own reads, for a page the viewer may be on: its item (its recent ids), its
    * bookmark ids read ahead and its blocks (authentication's block list). The bookmarked
@@ -44,7 +42,7 @@ export async function presentIds(ids: string[], viewerId: string, opts: PresentO
   // The viewer's own bookmarked posts go into the page's BatchGet (their liveness), when its
   // item's recent ids spare the edge Queries; otherwise its edges are read at once, beside it.
   const bookmarked = mine ? await opts.viewer!.bookmarks : [];
-  const own = onPage && !mine ? loadEdges(viewerId, true, limit, { bookmarks: opts.ownBookmarks ?? opts.viewer?.bookmarks }) : undefined;
+  const own = onPage && !mine ? loadEdges(viewerId, true, limit, { bookmarks: opts.viewer?.bookmarks }) : undefined;
   own?.catch(() => undefined);
   const found = await batchGet([
     ...unique.filter((id) => !opts.known?.has(id)).map((id) => keys.user(id)),
