@@ -55,6 +55,9 @@ interface Sweep {
 const keyOf = (i: Item): Key => ({ PK: String(i.PK), SK: String(i.SK) });
 const deleteKeys = (items: Item[]) => batchWrite(items.map((i) => ({ DeleteRequest: { Key: keyOf(i) } })), { parallel: 8 });
 
+/** Block edges (whole items of either sweep) with their mirrors (keys.blockedBy). */
+const deleteBlocks = (items: Item[]) => deleteKeys(items.flatMap((i) => [i, keys.blockedBy(String(i.blockedId), String(i.blockerId))]));
+
 async function inParallel<T>(items: T[], run: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
   await Promise.all(Array.from({ length: Math.min(PARALLEL, items.length) }, async () => {
@@ -158,8 +161,9 @@ const REMOVERS: Sweep[] = [
     range: (u) => ({ index: 'GSI1', pk: keys.postsOf(u) }),
     remove: (items, p) => inParallel(items, (i) => deletePost(i as unknown as PostItem, p.trace, audit(p).payload).catch(unlessGone)),
   },
-  { kind: 'blocks', range: (u) => ({ pk: keys.user(u).PK, skPrefix: 'BLOCKS#' }), remove: deleteKeys },
-  { kind: 'blockedBy', range: (u) => ({ index: 'GSI2', pk: keys.blockedByOf(u) }), remove: deleteKeys },
+  // Block edges in either direction, each with its mirror in the blocked user's partition.
+  { kind: 'blocks', range: (u) => ({ pk: keys.user(u).PK, skPrefix: 'BLOCKS#' }), remove: deleteBlocks },
+  { kind: 'blockedBy', range: (u) => ({ index: 'GSI2', pk: keys.blockedByOf(u) }), remove: deleteBlocks },
   { kind: 'bookmarks', range: (u) => ({ pk: keys.user(u).PK, skPrefix: 'BOOKMARKS#' }), remove: deleteKeys },
   { kind: 'reports', range: (u) => ({ index: 'GSI2', pk: keys.reportsBy(u) }), remove: deleteKeys },
   { kind: 'media', range: (u) => ({ index: 'GSI2', pk: keys.mediaOf(u) }), remove: (items) => removeMedia(items.map((i) => String(i.id))) },

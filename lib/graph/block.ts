@@ -1,5 +1,6 @@
-// Block and unblock. Blocking removes the follows between the two users in both
-// directions, with their counters, in the same transaction as the block edge: the
+// Block and unblock. The block edge and its mirror in the blocked user's partition
+// (keys.blockedBy) are written and deleted together. Blocking removes the follows between
+// the two users in both directions, with their counters, in the same transaction as the block edge: the
 // follow edges are read first, then deleted under attribute_exists (or asserted absent
 // under attribute_not_exists), so a follow that lands in between makes the transaction
 // fail and the block is retried on a fresh read. Follow transactions in turn assert
@@ -11,7 +12,7 @@ import { NotFound } from '../errors';
 import { logItem, recordChange, recordNoChange, writeLog } from '../audit/records';
 import { diffState, noChange } from '../audit/diff';
 import type { TraceContext } from '../audit/context';
-import { blockEdge, existing, moveCounters, targetExists } from './edges';
+import { blockEdge, blockMirror, existing, moveCounters, targetExists } from './edges';
 
 const ATTEMPTS = 6;
 
@@ -47,6 +48,7 @@ export async function block(callerId: string, targetId: string, trace: TraceCont
         moveCounters(targetId, { followersCount: -a, followingCount: -b }, () => new NotFound('user')),
         moveCounters(callerId, { blockedCount: 1, followingCount: -a, followersCount: -b }),
         { op: { Put: { TableName: TABLE, Item: edge, ConditionExpression: 'attribute_not_exists(PK)' } } },
+        { op: { Put: { TableName: TABLE, Item: blockMirror(callerId, targetId, edge.createdAt) } } },
         stillAsRead(keys.follow(callerId, targetId), iFollow!),
         stillAsRead(keys.follow(targetId, callerId), theyFollow!),
         logItem(trace, {
@@ -72,7 +74,9 @@ export async function unblock(callerId: string, targetId: string, trace: TraceCo
     return { changed: false };
   }
   const del: TxItem = { op: { Delete: { TableName: TABLE, Key: keys.block(callerId, targetId), ConditionExpression: 'attribute_exists(PK)' } } };
-  const changed = await recordChange(trace, [targetExists(targetId), del, moveCounters(callerId, { blockedCount: -1 })], del, {
+  // The mirror goes with the edge (unconditionally: the edge's condition decides the no-op).
+  const mirror: TxItem = { op: { Delete: { TableName: TABLE, Key: keys.blockedBy(targetId, callerId) } } };
+  const changed = await recordChange(trace, [targetExists(targetId), del, mirror, moveCounters(callerId, { blockedCount: -1 })], del, {
     type: 'USER_UNBLOCKED',
     description: `User ${callerId} unblocked user ${targetId}.`,
     actorId: callerId,

@@ -31,6 +31,15 @@ export function blockEdge(blockerId: string, blockedId: string, createdAt: strin
   };
 }
 
+/**
+ * The block's mirror in the blocked user's partition (keys.blockedBy): no index keys, so it
+ * costs one small write. Its type is not BLOCK, so the stream's reactions to blocks never see
+ * it twice.
+ */
+export function blockMirror(blockerId: string, blockedId: string, createdAt: string) {
+  return { ...keys.blockedBy(blockedId, blockerId), type: 'BLOCKED_BY', blockerId, blockedId, createdAt };
+}
+
 /** The target account must exist; its absence is a 404. */
 export const targetExists = (userId: string): TxItem => ({
   op: { ConditionCheck: { TableName: TABLE, Key: keys.user(userId), ConditionExpression: 'attribute_exists(PK)' } },

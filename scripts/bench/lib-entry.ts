@@ -6,7 +6,7 @@ export * as keys from '../../lib/keys';
 export { shardOf, FEED_SHARDS, POPULAR_SHARDS } from '../../lib/keys';
 export { searchTerms } from '../../lib/users/search-terms';
 export { newUserItem, claimItem, searchItem } from '../../lib/users/write';
-export { followEdge, blockEdge } from '../../lib/graph/edges';
+export { followEdge, blockEdge, blockMirror } from '../../lib/graph/edges';
 export { postItem } from '../../lib/posts/write';
 export { homeEntry } from '../../lib/feed/fanout';
 export { newId } from '../../lib/ids';

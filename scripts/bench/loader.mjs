@@ -36,6 +36,7 @@ export function* itemsOf(ds, lib, passwordHash) {
     for (const b of ds.followingOf(u.i)) yield lib.followEdge(u.id, userId(b), ds.edgeTime(u.i, b));
     const blocked = (u.i + ds.blockOffset) % ds.N;
     yield lib.blockEdge(u.id, userId(blocked), ds.edgeTime(u.i, blocked));
+    yield lib.blockMirror(u.id, userId(blocked), ds.edgeTime(u.i, blocked));
     for (const p of ds.bookmarksOf(u.i)) {
       const post = posts[p];
       yield lib.bookmarkItem(u.id, post.id, new Date(Date.parse(post.createdAt) + 5000).toISOString());

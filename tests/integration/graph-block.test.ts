@@ -1,6 +1,7 @@
 import * as keys from '../../lib/keys';
 import { call } from '../support/invoke';
-import { queryAll } from '../support/db';
+import { getItem, queryAll } from '../support/db';
+import { blockListsOf, goneIds } from '../../lib/graph/hidden';
 import { block, blocked, blocks, counters, edgeCounts, follow, followers, following, follows, unblock, users } from '../support/graph';
 import { handler as profile } from '../../functions/users/profile';
 
@@ -149,5 +150,43 @@ describe('block visibility in lists and profiles', () => {
     // The blocker still sees the blocked user's lists.
     expect((await followers(a, b)).status).toBe(200);
     expect((await following(a, b)).status).toBe(200);
+  });
+});
+
+describe('a user\'s two block lists (lib/graph/hidden.ts)', () => {
+  it('keep a mirror of each block in the blocked user\'s partition, written and removed with the edge', async () => {
+    const [a, b] = await users(2);
+    await block(a, b);
+    const edge = await getItem(keys.block(a.id, b.id));
+    const mirror = await getItem(keys.blockedBy(b.id, a.id));
+    expect(mirror).toMatchObject({ type: 'BLOCKED_BY', blockerId: a.id, blockedId: b.id, createdAt: edge!.createdAt });
+    // No index keys: the mirror is read only by its own partition's Query.
+    expect(Object.keys(mirror!).filter((k) => k.startsWith('GSI'))).toEqual([]);
+    await unblock(a, b);
+    expect(await getItem(keys.blockedBy(b.id, a.id))).toBeUndefined();
+    // A no-op unblock touches no mirror of anyone else.
+    await block(b, a);
+    await unblock(a, b);
+    expect(await getItem(keys.blockedBy(a.id, b.id))).toBeDefined();
+  });
+
+  it('are both directions from one Query of the own partition, newest first, the same as the indexes give', async () => {
+    const [a, b, c, d, e] = await users(5);
+    await block(a, b);
+    await block(c, a);
+    await block(a, d);
+    await block(e, a);
+    await block(b, c); // not a's
+    // Accounts hidden from everyone (other files' suspensions and deletions) are in every blockedBy.
+    const own = async (cap?: number) => {
+      const [lists, gone] = await Promise.all([blockListsOf(a.id, cap), goneIds()]);
+      return { blocked: lists.blocked, blockedBy: lists.blockedBy.filter((id) => !gone.includes(id)) };
+    };
+    const lists = await own();
+    expect(lists).toEqual({ blocked: [d.id, b.id], blockedBy: [e.id, c.id] });
+    // Beyond the cap the indexes are read instead, with the same answer.
+    expect(await own(1)).toEqual(lists);
+    await unblock(a, d);
+    expect(await own()).toEqual({ blocked: [b.id], blockedBy: [e.id, c.id] });
   });
 });

@@ -6,6 +6,7 @@ import { handler as profile } from '../../functions/users/profile';
 import { handler as edit } from '../../functions/users/edit';
 import { handler as login } from '../../functions/auth/login';
 import * as keys from '../../lib/keys';
+import { blockEdge, blockMirror } from '../../lib/graph/edges';
 import { db, TABLE } from '../../lib/db/client';
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { block } from '../support/comment-fixtures';
@@ -69,7 +70,8 @@ describe('GET /users/{identifier}', () => {
     expect(unknown.status).toBe(404);
     expect(unknown.body.code).toBe('NOT_FOUND');
     // b blocks a (the edge as the graph endpoints write it).
-    await db.send(new PutCommand({ TableName: TABLE, Item: { ...keys.block(b.id, a.id), ...keys.blockIndexes(b.id, a.id, new Date().toISOString()), type: 'BLOCK', blockerId: b.id, blockedId: a.id } }));
+    const at = new Date().toISOString();
+    for (const Item of [blockEdge(b.id, a.id, at), blockMirror(b.id, a.id, at)]) await db.send(new PutCommand({ TableName: TABLE, Item }));
     const hidden = await call(profile, 'GET /users/{identifier}', { token: a.token, params: { identifier: b.id } });
     expect(hidden.status).toBe(404);
     const blocker = await call(profile, 'GET /users/{identifier}', { token: b.token, params: { identifier: a.id } });

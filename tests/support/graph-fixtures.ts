@@ -6,6 +6,7 @@ import { db, TABLE } from '../../lib/db/client';
 import * as keys from '../../lib/keys';
 import { newId } from '../../lib/ids';
 import { getItem } from './db';
+import { blockEdge, blockMirror } from '../../lib/graph/edges';
 
 type Tx = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
 const add = (key: { PK: string; SK: string }, attr: string, by: number): Tx => ({
@@ -43,7 +44,8 @@ export async function block(a: string, b: string): Promise<void> {
   const createdAt = new Date().toISOString();
   await db.send(new TransactWriteCommand({
     TransactItems: [
-      { Put: { TableName: TABLE, Item: { ...keys.block(a, b), ...keys.blockIndexes(a, b, createdAt), type: 'BLOCK', blockerId: a, blockedId: b, createdAt } } },
+      { Put: { TableName: TABLE, Item: blockEdge(a, b, createdAt) } },
+      { Put: { TableName: TABLE, Item: blockMirror(a, b, createdAt) } },
       add(keys.user(a), 'blockedCount', 1),
       ...(await unfollow(a, b)),
       ...(await unfollow(b, a)),
