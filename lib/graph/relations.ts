@@ -2,6 +2,7 @@
 // One BatchGet of the edge items for a whole page of users (never one request per user).
 import { batchGet, itemKey, type Key } from '../db/batch';
 import { recentEdges, type UserItem } from '../users/model';
+import { EMBED_LIMIT, edgeIds } from '../users/repo';
 import type { BlockLists } from './hidden';
 import * as keys from '../keys';
 
@@ -50,37 +51,70 @@ export const blockedEitherWay = (r: Relation | undefined) => !!r && (r.isBlocked
 /**
  * Relations for a page of users from what the request holds already: the caller's two block
  * lists (read by authentication on every GET; every hidden account is in `blockedBy`) for
- * the blocks, and only the follow edge read by key per user (`followKeys`, in the page's
- * BatchGet). Beside the 4 keys per user of relationKeys, 1 (issue 19: lists near their floor).
+ * the blocks, and for the follows what the page's FollowPlan read (`follows`).
  */
 export function followKeys(callerId: string, userIds: string[]): Key[] {
   return [...new Set(userIds)].filter((id) => id !== callerId).map((id) => keys.follow(callerId, id));
 }
 
-export function relationsFrom(callerId: string, userIds: string[], found: Map<string, unknown>, lists: BlockLists, recentFollowing?: string[]): Map<string, Relation> {
+export function relationsFrom(callerId: string, userIds: string[], follows: (id: string) => boolean, lists: BlockLists): Map<string, Relation> {
   const blocked = new Set(lists.blocked);
   const blockedBy = new Set(lists.blockedBy);
   const out = new Map<string, Relation>();
   for (const id of userIds) {
     out.set(id, id === callerId
       ? NO_RELATION
-      : {
-        isFollowing: found.has(itemKey(keys.follow(callerId, id))) || !!recentFollowing?.includes(id),
-        isBlocked: blocked.has(id),
-        blocksCaller: blockedBy.has(id),
-      });
+      : { isFollowing: follows(id), isBlocked: blocked.has(id), blocksCaller: blockedBy.has(id) });
   }
   return out;
 }
 
+/** A follow edge as its index (GSI1, projection ALL) stores it, rounded up: what one costs in a Query of the caller's following. */
+export const FOLLOW_EDGE_BYTES = 500;
+
 /**
- * Whether the follow keys of a page may be read eventually consistent (half the read units):
- * when the caller's recent ids reflect every follow change of the caller (lib/graph/recent.ts),
- * its follows of the last moments are in `recentFollowing`, which relationsFrom trusts beside
- * the keys; an older follow or unfollow has reached every replica. While the caller's own
- * change is not yet reflected, the keys are read strongly consistent.
+ * How a page learns which of its `others` users the caller follows, at the fewest read units:
+ * - `recent`: the caller's recent ids are its whole following (at most EMBED_LIMIT.list, and
+ *   current): nothing to read;
+ * - `query`: one Query of the caller's following index costs fewer read units than a key per
+ *   user (a follow edge is ~FOLLOW_EDGE_BYTES; 4 KB for 0.5 RCU, against 0.5 per key): a caller
+ *   following 20 accounts reads them for 1.5 RCU where 20 keys cost 10;
+ * - `keys`: the follow key of each user, in the page's BatchGet.
+ * The index and eventually consistent keys are used only while the caller's recent ids reflect
+ * every follow change of the caller (recentV = edgesV: the stream has seen them, and it checks
+ * that the indexes show its counts, lib/graph/recent.ts); its follows of the last moments are
+ * in `recentFollowing`, trusted beside what is read. Otherwise the keys, strongly consistent.
  */
-export function followReads(me: UserItem): { consistent: boolean; recentFollowing?: string[] } {
+export type FollowPlan =
+  | { how: 'recent'; recentFollowing: string[] }
+  | { how: 'query'; recentFollowing: string[]; limit: number }
+  | { how: 'keys'; consistent: boolean; recentFollowing?: string[] };
+
+export function followPlan(me: UserItem, others: number): FollowPlan {
   const recent = recentEdges(me);
-  return recent ? { consistent: false, recentFollowing: recent.following } : { consistent: true };
+  if (!recent) return { how: 'keys', consistent: true };
+  const count = Number(me.followingCount ?? 0);
+  if (count <= recent.following.length) return { how: 'recent', recentFollowing: recent.following };
+  const queryUnits = Math.ceil((count * FOLLOW_EDGE_BYTES) / 4096);
+  // The limit leaves room for the index showing a follow more than the count (an unfollow it has not caught up with).
+  if (queryUnits < others) return { how: 'query', recentFollowing: recent.following, limit: count + EMBED_LIMIT.list };
+  return { how: 'keys', consistent: false, recentFollowing: recent.following };
+}
+
+/**
+ * Runs a FollowPlan beside the page's BatchGet: the keys to add to it, and once both are in,
+ * whether the caller follows a given user.
+ */
+export function followReads(callerId: string, plan: FollowPlan, others: string[]): { keys: Key[]; follows: (found: Map<string, unknown>) => Promise<(id: string) => boolean> } {
+  const recent = new Set(plan.recentFollowing ?? []);
+  if (plan.how === 'recent') return { keys: [], follows: async () => (id) => recent.has(id) };
+  if (plan.how === 'query') {
+    const following = edgeIds('GSI1', keys.followingOf(callerId), plan.limit).then((ids) => new Set(ids));
+    following.catch(() => undefined);
+    return { keys: [], follows: async () => { const all = await following; return (id) => recent.has(id) || all.has(id); } };
+  }
+  return {
+    keys: followKeys(callerId, others),
+    follows: async (found) => (id) => recent.has(id) || found.has(itemKey(keys.follow(callerId, id))),
+  };
 }

@@ -15,7 +15,7 @@ import { itemKey, type Key } from '../db/batch';
 import type { BaseUser } from '../users/model';
 import type { BlockLists } from './hidden';
 import * as keys from '../keys';
-import { followKeys, followReads, relationsFrom } from './relations';
+import { followPlan, followReads, relationsFrom } from './relations';
 import { edgePage } from './lists';
 import { presentIds } from './present';
 
@@ -39,14 +39,15 @@ export async function listedUsers(caller: Caller, page: Promise<string[]>, also:
   ownBookmarks.catch(() => undefined);
   const [me, lists, hidden, pageIds] = await Promise.all([caller.user(), caller.blockLists(), caller.hidden(), page]);
   const ids = pageIds.filter((id) => !hidden.has(id));
-  const reads = followReads(me);
+  const plan = followPlan(me, ids.filter((id) => id !== caller.userId).length);
+  const follow = followReads(caller.userId, plan, ids);
   const { users, found } = await presentIds(ids, caller.userId, {
-    also: [...also, ...followKeys(caller.userId, ids)],
-    consistent: reads.consistent,
+    also: [...also, ...follow.keys],
+    consistent: plan.how === 'keys' ? plan.consistent : false,
     known: new Map([[me.id, me]]),
     viewer: { item: me, bookmarks: ownBookmarks, blocked: Promise.resolve(lists.blocked) },
   });
-  const rels = relationsFrom(caller.userId, ids, found, lists, reads.recentFollowing);
+  const rels = relationsFrom(caller.userId, ids, await follow.follows(found), lists);
   return { users: ids.filter((id) => users.has(id)).map((id) => ({ ...users.get(id)!, isFollowing: rels.get(id)!.isFollowing })), found, lists };
 }
 

@@ -111,6 +111,32 @@ describe('lists and suggestions presented from the arrays', () => {
     expect(recs.length).toBeLessThanOrEqual(8);
   });
 
+  it('isFollowing from one Query of the caller\'s following index when that reads less than a key per listed user', async () => {
+    const [owner, viewer, ...rest] = await users(17);
+    const fans = rest.slice(0, 8);
+    const others = rest.slice(8);
+    // The viewer follows 11 accounts: fans[0] first (so not among its 10 newest ids), then
+    // 7 others, then fans 5, 1 and 2.
+    await follow(viewer, fans[0]!);
+    for (const o of others) await follow(viewer, o);
+    for (const f of [fans[5]!, fans[1]!, fans[2]!]) await follow(viewer, f);
+    for (const f of fans) await follow(f, owner);
+    for (const u of [owner, viewer, ...rest]) await eventually(() => current(u.id), Boolean);
+    const me = await item(viewer.id);
+    expect(me.followingCount).toBe(11);
+    expect(me.recentFollowing).not.toContain(fans[0]!.id);
+    let res: Awaited<ReturnType<typeof followers>> | undefined;
+    const recs = await requestsOf(async () => { res = await followers(viewer, owner); });
+    const followed = new Set([fans[0]!.id, fans[1]!.id, fans[2]!.id, fans[5]!.id]);
+    expect(res!.body.followers.map((u: { _id: string; isFollowing: boolean }) => [u._id, u.isFollowing]))
+      .toEqual(fans.map((f) => [f.id, followed.has(f.id)]).reverse());
+    // One Query of the viewer's following and no follow key in the page's BatchGet.
+    const followingQueries = recs.filter((r) => r.command === 'QueryCommand' && Object.values(r.input.ExpressionAttributeValues ?? {}).some((v) => v.S === keys.followingOf(viewer.id)));
+    expect(followingQueries).toHaveLength(1);
+    expect(recs.filter((r) => r.command === 'BatchGetItemCommand' && JSON.stringify(r.input).includes('FOLLOWS#'))).toEqual([]);
+    expect(recs.length).toBeLessThanOrEqual(8);
+  });
+
   it('a user whose arrays are behind (the stream has not caught up) is read from its edges: never an older answer', async () => {
     const [owner, viewer, fan, other] = await users(4);
     await follow(fan, owner);
