@@ -85,7 +85,7 @@ try {
   const startSession = async (userId) => {
     const s = lib.newSession({ id: userId }, 'benchmark');
     await sessions.send(new PutCommand({ TableName: TABLE, Item: s.item }));
-    return { ...(await lib.issue(userId, s.item.id, s.refreshToken)), sessionId: s.item.id };
+    return { ...(await lib.issue(s.item, s.refreshToken)), sessionId: s.item.id };
   };
 
   // In process, each function's own bundle: what is measured is what deploys.

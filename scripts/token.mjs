@@ -78,7 +78,8 @@ await db.send(new PutCommand({
   },
   ConditionExpression: 'attribute_not_exists(PK)',
 }));
-const token = await new SignJWT({ sid: sessionId, ...(scope ? { scope } : {}) })
+// sep: the account's session epoch the session belongs to (lib/auth/tokens.ts).
+const token = await new SignJWT({ sid: sessionId, sep: user.sessionEpoch ?? 0, ...(scope ? { scope } : {}) })
   .setProtectedHeader({ alg: 'HS256', typ: 'JWT', kid: key.kid })
   .setSubject(userId)
   .setIssuer(process.env.JWT_ISSUER || local.issuer)

@@ -65,6 +65,6 @@ export const handler = http({ auth: false, body: loginBody }, async ({ body, tra
     ]),
   ]);
   return {
-    body: { message: 'Login successful', ...(await issue(user.id, session.item.id, session.refreshToken)), user: toBaseUser(user, edges, true) },
+    body: { message: 'Login successful', ...(await issue(session.item, session.refreshToken)), user: toBaseUser(user, edges, true) },
   };
 });

@@ -25,7 +25,7 @@ export const handler = http({ auth: false, body: registerBody }, async ({ body, 
     status: 201,
     body: {
       message: 'Registration successful',
-      ...(await issue(user.id, session!.item.id, session!.refreshToken)),
+      ...(await issue(session!.item, session!.refreshToken)),
       user: toBaseUser(user, { followers: [], following: [], bookmarks: [], blocked_users: [] }, true),
     },
   };

@@ -1,14 +1,19 @@
 // Sessions (contract section 13). A login or a registration starts one; its access tokens
-// carry its id (`sid`) and its refresh token names it. Every authenticated request reads the
-// caller's user item and session item together (sessionUser: two GetItems at once where it
-// read the user alone), so a session that ends refuses its access tokens at once, at no extra
-// round trip.
+// carry its id (`sid`) and the account's session epoch it belongs to (`sep`), and its refresh
+// token names it.
 //
 // A session is live while its item exists, its `expiresAt` (TTL, SESSION_TTL_DAYS after the
-// last refresh) is in the future, and its `epoch` equals the user item's `sessionEpoch`.
-// Ending one session deletes its item (endSession); ending all of them moves the epoch on the
-// user item in one write (endAllSessions), which ends every session at once, also one a login
-// is writing at that moment, and then deletes the dead items.
+// last refresh) is in the future, and its `epoch` equals the user item's `sessionEpoch`: what
+// a refresh checks. Ending one session deletes its item and notes its id on the user item
+// (`endedSessions`, in the same transaction: endSession); ending all of them moves the epoch
+// on the user item in one write (endAllSessions), which ends every session at once, also one a
+// login is writing at that moment, and then deletes the dead items.
+//
+// An access token is checked on every authenticated request against the user item alone
+// (sessionUser: one strongly consistent GetItem, which the request reads anyway): its epoch
+// must be the account's (or that of the session a password change kept), and its session must
+// not be among those ended one by one. An ended session's id stays noted until every access
+// token it had has expired (ENDED_KEEP_MS), so the note is short-lived and small.
 //
 // Refresh tokens: `<userId>.<sessionId>.<256 random bits>`, stored only as a SHA-256 hash (a
 // slow hash buys nothing for 256 random bits). Each is good for one refresh (rotation). A token
@@ -32,7 +37,7 @@ import { diffState, noChange } from '../audit/diff';
 import type { TraceContext } from '../audit/context';
 import type { UserItem } from '../users/model';
 import { logger } from '../log';
-import { signToken } from './tokens';
+import { signToken, type TokenClaims } from './tokens';
 
 /** How long the refresh token just rotated out may still be presented by a racing refresh. */
 export const REFRESH_GRACE_MS = 5_000;
@@ -76,12 +81,36 @@ export interface SessionView {
   current: boolean;
 }
 
-type EpochHolder = Pick<UserItem, 'id' | 'sessionEpoch'>;
+type EpochHolder = Pick<UserItem, 'id' | 'sessionEpoch' | 'keptSession'>;
 const epochOf = (user: Pick<UserItem, 'sessionEpoch'>) => user.sessionEpoch ?? 0;
+
+/**
+ * How long a session ended one by one stays noted on the user item: until every access token
+ * it had has expired (TOKEN_TTL_SECONDS after the last was signed, the end at the latest), with
+ * at least an hour, so a lifetime lowered between two deployments cannot outrun the note.
+ */
+export const endedKeepMs = () => (Math.max(config.tokenTtlSeconds, 3_600) + 300) * 1000;
+/** More notes than this at once (sessions ended one by one within ENDED_KEEP_MS) end every session of the account instead. */
+export const ENDED_MAX = 50;
+/** Attempts of one end against others racing it on the same account (each lost attempt is another end done). */
+const END_ATTEMPTS = 20;
 const expiry = (nowMs: number) => Math.floor(nowMs / 1000) + Math.round(config.sessionTtlDays * 86_400);
 
 export function sessionLive(session: SessionItem | undefined, user: Pick<UserItem, 'sessionEpoch'> | undefined, nowMs = Date.now()): session is SessionItem {
   return !!session && !!user && session.epoch === epochOf(user) && session.expiresAt * 1000 > nowMs;
+}
+
+/**
+ * Whether an access token's session is live, from the user item alone: the token's epoch is the
+ * account's, or one the session kept by the last move of the epoch had (`keptSession`); the
+ * session was not ended one by one; and it cannot have expired since the token was signed (a
+ * token outlives its session only if TOKEN_TTL_SECONDS exceeds SESSION_TTL_DAYS).
+ */
+export function tokenLive(user: Pick<UserItem, 'sessionEpoch' | 'keptSession' | 'endedSessions'>, token: Pick<TokenClaims, 'sessionId' | 'epoch' | 'issuedAt'>, nowMs = Date.now()): boolean {
+  const epoch = epochOf(user);
+  const kept = user.keptSession;
+  const inEpoch = token.epoch === epoch || (kept?.id === token.sessionId && token.epoch >= kept.from && token.epoch < epoch);
+  return inEpoch && user.endedSessions?.[token.sessionId] === undefined && nowMs < (token.issuedAt + config.sessionTtlDays * 86_400) * 1000;
 }
 
 // Refresh tokens.
@@ -145,17 +174,15 @@ export const sessionPut = (item: SessionItem): TxItem => ({
 });
 
 /** The answer of a login, registration or refresh: a new access token of the session and its refresh token. */
-export async function issue(userId: string, sessionId: string, refreshToken: string): Promise<Issued> {
-  return { token: await signToken(userId, sessionId), refreshToken, expiresIn: config.tokenTtlSeconds };
+export async function issue(session: Pick<SessionItem, 'userId' | 'id' | 'epoch'>, refreshToken: string): Promise<Issued> {
+  return { token: await signToken({ userId: session.userId, sessionId: session.id, epoch: session.epoch }), refreshToken, expiresIn: config.tokenTtlSeconds };
 }
 
 /**
- * The user item and the session item, read together: two GetItems sent at once (one round
- * trip). Strongly consistent: a token used right after its login, or right after its session
- * ended. Not one BatchGetItem: on DynamoDB Local (npm start, the tests) a BatchGetItem waits
- * behind the transactions in flight, and under the race suite's load that made every
- * authenticated request slower than 10 s (docs/ARCHITECTURE.md, "Sessions"); in AWS the two
- * cost the same RCU and the same round trip, one request more.
+ * The user item and the session item, read together (a refresh): two GetItems sent at once
+ * (one round trip). Strongly consistent: a refresh right after its login, or right after its
+ * session ended. Not one BatchGetItem: on DynamoDB Local (npm start, the tests) a BatchGetItem
+ * waits behind the transactions in flight (docs/ARCHITECTURE.md, "Sessions").
  */
 async function readPair(userId: string, sessionId: string): Promise<{ user?: UserItem; session?: SessionItem }> {
   const [user, session] = await Promise.all([keys.user(userId), keys.session(userId, sessionId)].map((Key) =>
@@ -163,16 +190,18 @@ async function readPair(userId: string, sessionId: string): Promise<{ user?: Use
   return { user: user as UserItem | undefined, session: session as SessionItem | undefined };
 }
 
+const readUser = async (userId: string) =>
+  (await db.send(new GetCommand({ TableName: TABLE, Key: keys.user(userId), ConsistentRead: true }))).Item as UserItem | undefined;
+
 /**
- * The user of an access token whose session is live, in one round trip (readPair); else a
- * 401. Every authenticated request calls it (lib/http/auth.ts) instead of a GetItem of the
- * user alone.
+ * The user of an access token whose session is live (tokenLive), from one strongly consistent
+ * GetItem of the user item; else a 401. Every authenticated request calls it (lib/http/auth.ts).
  */
-export async function sessionUser(userId: string, sessionId: string): Promise<UserItem> {
-  if (!isId(userId)) throw new Unauthorized('The account of this token no longer exists.');
-  const { user, session } = await readPair(userId.toUpperCase(), sessionId);
+export async function sessionUser(token: Pick<TokenClaims, 'userId' | 'sessionId' | 'epoch' | 'issuedAt'>): Promise<UserItem> {
+  if (!isId(token.userId)) throw new Unauthorized('The account of this token no longer exists.');
+  const user = await readUser(token.userId.toUpperCase());
   if (!user || user.deletedAt) throw new Unauthorized('The account of this token no longer exists.');
-  if (!sessionLive(session, user)) throw new Unauthorized('The session of this token has ended. Log in again.');
+  if (!tokenLive(user, token)) throw new Unauthorized('The session of this token has ended. Log in again.');
   return user;
 }
 
@@ -224,7 +253,7 @@ export async function refreshSession(refreshToken: string, trace: TraceContext, 
         if (err instanceof ConditionFailed) throw refused();
         throw err;
       }
-      return issue(session.userId, session.id, next);
+      return issue(session, next);
     }
 
     // The token just rotated out, within the window, while its successor is unused (using it
@@ -233,11 +262,11 @@ export async function refreshSession(refreshToken: string, trace: TraceContext, 
     const next = racing && session.sealedNext ? unseal(session.sealedNext, refreshToken) : undefined;
     if (next && sameHash(hashOf(next), session.tokenHash)) {
       await writeLog(trace, entry(`User ${user.id} refreshed session ${session.id} again within ${REFRESH_GRACE_MS / 1000} s of its rotation (a racing refresh): answered the same new refresh token.`));
-      return issue(session.userId, session.id, next);
+      return issue(session, next);
     }
 
     // A used (or made-up) token of a live session: the session ends, whoever holds it.
-    await endSession(session.userId, session.id, trace, {
+    await endSession(user, session.id, trace, {
       type: 'REFRESH_TOKEN_REUSED',
       level: 'WARN',
       description: `A refresh token of session ${session.id} was presented again after it had been used: the session was ended.`,
@@ -250,29 +279,64 @@ export async function refreshSession(refreshToken: string, trace: TraceContext, 
 }
 
 /**
- * Ends one session of a user: deletes its item, with its trace record (`entry`, whose diff is
- * the session's end), in one transaction. False when there was no such live session (nothing
- * is written then).
+ * Ends one session of a user: deletes its item and notes its id on the user item, with its
+ * trace record (`entry`, whose diff is the session's end), in one transaction. False when there
+ * was no such live session (nothing is written then). `user`: the user item as the request read
+ * it; the note is written under its `endedV` and read again when another end got there first.
+ * Notes older than ENDED_KEEP_MS go in the same write; past ENDED_MAX notes at once (sessions
+ * ended one after the other by the dozen within the hour) every session of the account ends.
  */
-export async function endSession(userId: string, sessionId: string, trace: TraceContext, entry: Omit<LogEntry, 'diff'>): Promise<boolean> {
-  try {
-    await transact([
-      {
-        op: {
-          Delete: {
-            TableName: TABLE,
-            Key: keys.session(userId, sessionId),
-            ConditionExpression: 'attribute_exists(PK) AND expiresAt > :now',
-            ExpressionAttributeValues: { ':now': Math.floor(Date.now() / 1000) },
+export async function endSession(user: Pick<UserItem, 'id' | 'endedSessions' | 'endedV' | 'sessionEpoch'>, sessionId: string, trace: TraceContext, entry: Omit<LogEntry, 'diff'>): Promise<boolean> {
+  let current: typeof user | undefined = user;
+  for (let attempt = 1; ; attempt++) {
+    if (!current) return false;
+    const nowMs = Date.now();
+    const notes = Object.fromEntries(Object.entries(current.endedSessions ?? {}).filter(([, at]) => nowMs - at < endedKeepMs()));
+    notes[sessionId] = nowMs;
+    const v = current.endedV ?? 0;
+    const overflow = Object.keys(notes).length > ENDED_MAX;
+    try {
+      await transact([
+        {
+          op: {
+            Delete: {
+              TableName: TABLE,
+              Key: keys.session(current.id, sessionId),
+              ConditionExpression: 'attribute_exists(PK) AND expiresAt > :now',
+              ExpressionAttributeValues: { ':now': Math.floor(nowMs / 1000) },
+            },
           },
         },
-      },
-      logItem(trace, { ...entry, diff: diffState({ _id: sessionId }, null) }),
-    ]);
-    return true;
-  } catch (err) {
-    if (err instanceof ConditionFailed && err.index === 0) return false;
-    throw err;
+        {
+          op: {
+            Update: {
+              TableName: TABLE,
+              Key: keys.user(current.id),
+              UpdateExpression: overflow
+                ? 'SET endedV = :next, sessionEpoch = :epoch REMOVE endedSessions, keptSession'
+                : 'SET endedSessions = :notes, endedV = :next',
+              ConditionExpression: `attribute_exists(PK) AND ${v === 0 ? '(attribute_not_exists(endedV) OR endedV = :v)' : 'endedV = :v'}`,
+              ExpressionAttributeValues: {
+                ':v': v, ':next': v + 1, ...(overflow ? { ':epoch': epochOf(current) + 1 } : { ':notes': notes }),
+              },
+            },
+          },
+        },
+        logItem(trace, { ...entry, diff: diffState({ _id: sessionId }, null) }),
+      ]);
+      return true;
+    } catch (err) {
+      if (err instanceof ConditionFailed && err.index === 0) return false;
+      // Another session's end (or the end of all of them) moved the notes since `current` was
+      // read: each lost race is another end that succeeded, so this converges; the pause spreads
+      // racers apart.
+      if (err instanceof ConditionFailed && err.index === 1 && attempt < END_ATTEMPTS) {
+        await new Promise((r) => setTimeout(r, Math.random() * 20 * Math.min(attempt, 5)));
+        current = await readUser(current.id);
+        continue;
+      }
+      throw err;
+    }
   }
 }
 
@@ -300,8 +364,18 @@ export async function endAllSessions(user: EpochHolder, trace: TraceContext, ent
   const epoch = epochOf(user);
   const next = epoch + 1;
   const names: Record<string, string> = { '#epoch': 'sessionEpoch' };
-  const values: Record<string, unknown> = { ':next': next, ':epoch': epoch };
+  const values: Record<string, unknown> = { ':next': next, ':epoch': epoch, ':one': 1 };
   const sets = ['#epoch = :next'];
+  // The notes of sessions ended one by one are moot once the epoch moves (every other session's
+  // tokens are of an older epoch); the kept session's tokens of this epoch and of the epochs it
+  // kept before stay good (tokenLive).
+  const removes = ['endedSessions'];
+  if (opts.except) {
+    sets.push('keptSession = :kept');
+    values[':kept'] = { id: opts.except, from: user.keptSession?.id === opts.except ? user.keptSession.from : epoch };
+  } else {
+    removes.push('keptSession');
+  }
   const conditions = ['attribute_exists(PK)', '(attribute_not_exists(#epoch) OR #epoch = :epoch)'];
   Object.entries(opts.set ?? {}).forEach(([k, v], i) => { names[`#s${i}`] = k; values[`:s${i}`] = v; sets.push(`#s${i} = :s${i}`); });
   Object.entries(opts.expect ?? {}).forEach(([k, v], i) => { names[`#x${i}`] = k; values[`:x${i}`] = v; conditions.push(`#x${i} = :x${i}`); });
@@ -310,7 +384,7 @@ export async function endAllSessions(user: EpochHolder, trace: TraceContext, ent
       Update: {
         TableName: TABLE,
         Key: keys.user(user.id),
-        UpdateExpression: `SET ${sets.join(', ')}`,
+        UpdateExpression: `SET ${sets.join(', ')} REMOVE ${removes.join(', ')} ADD endedV :one`,
         ConditionExpression: conditions.join(' AND '),
         ExpressionAttributeNames: names,
         ExpressionAttributeValues: values,

@@ -2,8 +2,9 @@
 // that signed it (lib/auth/keys.ts: the current key of the stage's key set), and verifies
 // against the key its kid names, so two keys are valid during a rotation. Verification pins
 // the algorithm and checks the kid, issuer, audience, expiry and the presence of sub, sid,
-// iat and exp. A token is only as good as its session (`sid`): lib/auth/sessions.ts checks
-// that the session is live on every authenticated request.
+// sep, iat and exp. A token is only as good as its session (`sid`, of the account's session
+// epoch `sep`): lib/auth/sessions.ts checks on every authenticated request, against the user
+// item alone, that the session has not ended.
 import { SignJWT, jwtVerify, type JWTHeaderParameters } from 'jose';
 import { config } from '../config';
 import { Unauthorized } from '../errors';
@@ -12,17 +13,24 @@ import { jwtKeys } from './keys';
 
 const ALGORITHMS = ['HS256'];
 
-export interface TokenClaims {
+/** The session a token belongs to: its user, its id and the account's session epoch it was issued in. */
+export interface TokenSession {
   userId: string;
   sessionId: string;
-  scopes: Set<string>;
+  epoch: number;
 }
 
-export async function signToken(userId: string, sessionId: string, scopes: string[] = [], ttlSeconds = config.tokenTtlSeconds): Promise<string> {
+export interface TokenClaims extends TokenSession {
+  scopes: Set<string>;
+  /** `iat`, epoch seconds. */
+  issuedAt: number;
+}
+
+export async function signToken(session: TokenSession, scopes: string[] = [], ttlSeconds = config.tokenTtlSeconds): Promise<string> {
   const keys = await jwtKeys.get();
-  const jwt = new SignJWT({ sid: sessionId, ...(scopes.length ? { scope: scopes.join(' ') } : {}) })
+  const jwt = new SignJWT({ sid: session.sessionId, sep: session.epoch, ...(scopes.length ? { scope: scopes.join(' ') } : {}) })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT', kid: keys.current })
-    .setSubject(userId)
+    .setSubject(session.userId)
     .setIssuer(config.issuer)
     .setAudience(config.audience)
     .setIssuedAt()
@@ -46,12 +54,19 @@ export async function verifyToken(token: string): Promise<TokenClaims> {
       algorithms: ALGORITHMS,
       issuer: config.issuer,
       audience: config.audience,
-      requiredClaims: ['sub', 'sid', 'iat', 'exp'],
+      requiredClaims: ['sub', 'sid', 'sep', 'iat', 'exp'],
     });
     if (typeof payload.sub !== 'string' || payload.sub === '') throw new Error('sub');
     if (typeof payload.sid !== 'string' || !isId(payload.sid)) throw new Error('sid');
+    if (!Number.isSafeInteger(payload.sep) || (payload.sep as number) < 0) throw new Error('sep');
     const scope = typeof payload.scope === 'string' ? payload.scope : '';
-    return { userId: payload.sub, sessionId: payload.sid.toUpperCase(), scopes: new Set(scope.split(' ').filter(Boolean)) };
+    return {
+      userId: payload.sub,
+      sessionId: payload.sid.toUpperCase(),
+      epoch: payload.sep as number,
+      issuedAt: payload.iat!,
+      scopes: new Set(scope.split(' ').filter(Boolean)),
+    };
   } catch {
     throw new Unauthorized('The access token is invalid or has expired.');
   }

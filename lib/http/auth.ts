@@ -1,6 +1,6 @@
 // Bearer authentication: the token is verified before the handler runs and the caller's
-// user item and session item are fetched in the background, in one round trip
-// (lib/auth/sessions.ts sessionUser), so a handler's own first reads overlap with it. Every
+// user item, which says whether the token's session is still live, is fetched in the
+// background (lib/auth/sessions.ts sessionUser), so a handler's own first reads overlap with it. Every
 // authenticated answer waits for it (a token of a deleted user or of an ended session gets a
 // 401), and a handler that writes awaits caller.user() before writing.
 import { bearerToken, verifyToken } from '../auth/tokens';
@@ -21,7 +21,7 @@ export async function authenticate(authorization: string | undefined): Promise<C
     userId: claims.userId,
     sessionId: claims.sessionId,
     scopes: claims.scopes,
-    user: () => (pending ??= sessionUser(claims.userId, claims.sessionId)),
+    user: () => (pending ??= sessionUser(claims)),
     blockLists,
     hidden: () => (hidden ??= blockLists().then(hiddenIds)),
   };

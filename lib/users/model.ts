@@ -26,6 +26,16 @@ export interface UserItem {
   pullReady?: boolean;
   /** Moves when every session of the account ends at once (lib/auth/sessions.ts endAllSessions); absent = 0. */
   sessionEpoch?: number;
+  /** The session the last move of the epoch kept (a password change keeps the caller's): its tokens of epochs `from` on stay good. */
+  keptSession?: { id: string; from: number };
+  /**
+   * Sessions ended one by one (logout, DELETE /auth/sessions, a reused refresh token): id ->
+   * when (epoch ms). Their access tokens are refused while an entry stands; it is dropped once
+   * every token of the session has expired (lib/auth/sessions.ts ENDED_KEEP_MS). `endedV`
+   * moves with every change of the map (its writes are conditioned on it).
+   */
+  endedSessions?: Record<string, number>;
+  endedV?: number;
   /** Set when the account was deleted; its cleanup removes the item within 60 s (lib/account). */
   deletedAt?: string;
   /** Set while a moderator's suspension stands (contract section 15). */

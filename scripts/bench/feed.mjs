@@ -27,7 +27,7 @@ export async function benchFeed({ root, endpoint, table, lib, handlers, warmup, 
   // A session for each user the benchmark signs a token for (every authenticated request checks it).
   const sessions = new Map();
   const sessionOf = (id) => { if (!sessions.has(id)) sessions.set(id, lib.newSession({ id }, 'benchmark').item); return sessions.get(id); };
-  const tokenOf = (id) => lib.signToken(id, sessionOf(id).id);
+  const tokenOf = (id) => lib.signToken({ userId: id, sessionId: sessionOf(id).id, epoch: 0 });
   const post = (id, author, fanout = true) => ({
     ...lib.postItem(id, author, { image: IMAGE, image_public_id: '', caption: 'feed bench' }), ...(fanout ? {} : { fanout: false }),
   });

@@ -29,7 +29,7 @@ export async function benchHotPost({ endpoint, table, lib, handler, likes = HOT_
     for (const f of fans) { yield user(f.id); yield f.session; }
   }
   await writeAll(client, table, items(), 16);
-  const tokens = await Promise.all(fans.map((f) => lib.signToken(f.id, f.session.id)));
+  const tokens = await Promise.all(fans.map((f) => lib.signToken({ userId: f.id, sessionId: f.session.id, epoch: 0 })));
   const route = 'POST /posts/like/{post_id}';
   const params = { post_id: postId };
 

@@ -30,7 +30,7 @@ export async function benchNotifications({ endpoint, table, lib, handler, warmup
       yield { ...lib.keys.notificationState(me), unread: size };
     }
     await writeAll(client, table, items(), 16);
-    const token = await lib.signToken(me, session.id);
+    const token = await lib.signToken({ userId: me, sessionId: session.id, epoch: 0 });
     const calls = [];
     for (let k = 0; k < warmup + iterations; k++) {
       const out = await invoke(handler, 'GET /notifications', { token, query: { limit: '20' } });

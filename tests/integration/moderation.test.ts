@@ -34,7 +34,7 @@ afterEach(() => expect(stream.deadLetters).toEqual([]));
 
 const report = (u: TestUser, targetType: string, targetId: string, reason = 'spam', note?: string) =>
   call(reportH, 'POST /reports', { token: u.token, body: { targetType, targetId, reason, ...(note ? { note } : {}) } });
-const moderatorToken = (u: TestUser) => signToken(u.id, u.sessionId, ['moderate']);
+const moderatorToken = (u: TestUser) => signToken({ userId: u.id, sessionId: u.sessionId, epoch: 0 }, ['moderate']);
 const queue = async (mod: string, query: Record<string, string> = {}) => call(queueH, 'GET /moderation/reports', { token: mod, query });
 const resolve = (mod: string, reportId: string, action: string, note?: string) =>
   call(resolveH, 'POST /moderation/reports/{report_id}/resolve', { token: mod, params: { report_id: reportId }, body: { action, ...(note ? { note } : {}) } });

@@ -1,7 +1,8 @@
 // Sessions (contract section 13): tokens of a session, refresh rotation with reuse detection
 // and the racing-refresh window, logout, the session list, ending one session, and the
 // password change that ends every other one. Through the real handlers on DynamoDB Local.
-import { decodeJwt } from 'jose';
+import { SignJWT, decodeJwt } from 'jose';
+import { jwtKeys } from '../../lib/auth/keys';
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { call } from '../support/invoke';
 import { makeUser, uniq, type TestUser } from '../support/factories';
@@ -19,7 +20,7 @@ import { handler as traceLogs } from '../../functions/logs/trace';
 import { db, TABLE } from '../../lib/db/client';
 import * as keys from '../../lib/keys';
 import { config } from '../../lib/config';
-import { REFRESH_GRACE_MS } from '../../lib/auth/sessions';
+import { ENDED_MAX, REFRESH_GRACE_MS, endedKeepMs } from '../../lib/auth/sessions';
 import { MAX_FAILURES } from '../../lib/auth/login-guard';
 
 const whoAmI = (token: string) => call(me, 'GET /users/me', { token });
@@ -54,8 +55,20 @@ describe('tokens of a session', () => {
   it('refuses a session past its expiresAt even before the TTL deletes it', async () => {
     const u = await makeUser();
     await db.send(new UpdateCommand({ TableName: TABLE, Key: keys.session(u.id, u.sessionId), UpdateExpression: 'SET expiresAt = :past', ExpressionAttributeValues: { ':past': Math.floor(Date.now() / 1000) - 1 } }));
-    expect((await whoAmI(u.token)).status).toBe(401);
     expect((await doRefresh(u.refreshToken)).status).toBe(401);
+    // An access token is signed at a login or a refresh, each of which moves the session's expiry
+    // SESSION_TTL_DAYS ahead: it outlives its session only when signed longer ago than that (a
+    // token lifetime longer than a session's), and is then refused.
+    const now = Math.floor(Date.now() / 1000);
+    const v = await makeUser();
+    const signed = async (iat: number) => {
+      const set = await jwtKeys.get();
+      return new SignJWT({ sid: v.sessionId, sep: 0 }).setProtectedHeader({ alg: 'HS256', kid: set.current }).setSubject(v.id)
+        .setIssuer(config.issuer).setAudience(config.audience).setIssuedAt(iat).setExpirationTime(now + 600).sign(set.signingKey);
+    };
+    const ttl = Math.round(config.sessionTtlDays * 86_400);
+    expect((await whoAmI(await signed(now - ttl + 60))).status).toBe(200);
+    expect((await whoAmI(await signed(now - ttl - 1))).status).toBe(401);
   });
 });
 
@@ -248,6 +261,74 @@ describe('POST /auth/password', () => {
     await db.send(new PutCommand({ TableName: TABLE, Item: stale }));
     expect((await whoAmI(sessionsBefore.token)).status).toBe(401);
     expect((await list(u.token)).body.sessions.map((s: { _id: string }) => s._id)).toEqual([u.sessionId]);
+  });
+});
+
+describe('sessions ended one by one, as the user item notes them', () => {
+  const userItem = async (u: TestUser) => (await getItem(keys.user(u.id)))!;
+
+  it('a logout notes its session on the user item, and a later end drops the notes whose tokens have all expired', async () => {
+    const u = await makeUser();
+    const [a, b] = [await loginAgain(u), await loginAgain(u)];
+    // A note written long enough ago that every token of its session has expired.
+    await db.send(new UpdateCommand({
+      TableName: TABLE, Key: keys.user(u.id), UpdateExpression: 'SET endedSessions = :n, endedV = :v',
+      ExpressionAttributeValues: { ':n': { OLDSESSION: Date.now() - endedKeepMs() - 1 }, ':v': 7 },
+    }));
+    expect((await call(logout, 'POST /auth/logout', { token: a.token })).status).toBe(200);
+    const item = await userItem(u);
+    expect(Object.keys(item.endedSessions)).toEqual([a.sessionId]);
+    expect(item.endedV).toBe(8);
+    expect((await whoAmI(a.token)).status).toBe(401);
+    expect((await whoAmI(b.token)).status).toBe(200);
+  });
+
+  it('ends racing one another are all noted (each write names the notes it read)', async () => {
+    const u = await makeUser();
+    const others = [];
+    for (let i = 0; i < 6; i++) others.push(await loginAgain(u));
+    const answers = await Promise.all(others.map((o) => call(logout, 'POST /auth/logout', { token: o.token })));
+    expect(answers.map((r) => r.status)).toEqual(others.map(() => 200));
+    expect(Object.keys((await userItem(u)).endedSessions).sort()).toEqual(others.map((o) => o.sessionId).sort());
+    for (const o of others) expect((await whoAmI(o.token)).status).toBe(401);
+    expect((await whoAmI(u.token)).status).toBe(200);
+  });
+
+  it('a password change clears the notes; the session it keeps keeps its tokens over two changes, the others lose theirs', async () => {
+    const u = await makeUser();
+    const [gone, other] = [await loginAgain(u), await loginAgain(u)];
+    await call(logout, 'POST /auth/logout', { token: gone.token });
+    const first = await call(password, 'POST /auth/password', { token: u.token, body: { currentPassword: u.password, newPassword: 'password number two' } });
+    expect(first.status).toBe(200);
+    expect(await userItem(u)).toMatchObject({ sessionEpoch: 1, keptSession: { id: u.sessionId, from: 0 } });
+    expect((await userItem(u)).endedSessions).toBeUndefined();
+    // The kept session's token of epoch 0 changes the password again: still good after it.
+    const second = await call(password, 'POST /auth/password', { token: u.token, body: { currentPassword: 'password number two', newPassword: 'password number three' } });
+    expect(second.status).toBe(200);
+    expect(await userItem(u)).toMatchObject({ sessionEpoch: 2, keptSession: { id: u.sessionId, from: 0 } });
+    expect((await whoAmI(u.token)).status).toBe(200);
+    expect((await whoAmI(other.token)).status).toBe(401);
+    expect((await whoAmI(gone.token)).status).toBe(401);
+    // Its refreshed tokens are of the new epoch.
+    const refreshed = await doRefresh(u.refreshToken);
+    expect(decodeJwt(refreshed.body.token).sep).toBe(2);
+    expect((await whoAmI(refreshed.body.token)).status).toBe(200);
+  });
+
+  it(`past ${ENDED_MAX} notes at once, every session of the account ends`, async () => {
+    const u = await makeUser();
+    const other = await loginAgain(u);
+    const nowMs = Date.now();
+    const notes = Object.fromEntries(Array.from({ length: ENDED_MAX }, (_, i) => [`S${i}`, nowMs - i]));
+    await db.send(new UpdateCommand({
+      TableName: TABLE, Key: keys.user(u.id), UpdateExpression: 'SET endedSessions = :n, endedV = :v', ExpressionAttributeValues: { ':n': notes, ':v': 1 },
+    }));
+    expect((await call(logout, 'POST /auth/logout', { token: other.token })).status).toBe(200);
+    const item = await userItem(u);
+    expect(item).toMatchObject({ sessionEpoch: 1, endedV: 2 });
+    expect(item.endedSessions).toBeUndefined();
+    expect((await whoAmI(u.token)).status).toBe(401);
+    expect((await doRefresh(u.refreshToken)).status).toBe(401);
   });
 });
 

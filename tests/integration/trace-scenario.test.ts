@@ -108,6 +108,6 @@ it('records a whole scenario under one trace, in order, with exact diffs and no 
 
   // The friend sees none of it; an operator token sees all of it.
   expect((await call(traceLogs, 'GET /logs/trace/{traceId}', { token: friend.token, params: { traceId: trace } })).status).toBe(404);
-  const all = await call(traceLogs, 'GET /logs/trace/{traceId}', { token: await signToken(friend.id, friend.sessionId, ['logs:read']), params: { traceId: trace } });
+  const all = await call(traceLogs, 'GET /logs/trace/{traceId}', { token: await signToken({ userId: friend.id, sessionId: friend.sessionId, epoch: 0 }, ['logs:read']), params: { traceId: trace } });
   expect(all.body.data.count).toBe(step);
 });

@@ -31,9 +31,9 @@ const without = (p: JWTPayload, k: keyof JWTPayload) => { const c = { ...p }; de
 /** Bad tokens for user `u`, each with the reason it must fail (and only that: each names `u`'s live session). */
 async function badTokens(u: TestUser): Promise<[string, string][]> {
   const { privateKey } = await generateKeyPair('RS256');
-  const good = await signToken(u.id, u.sessionId);
+  const good = await signToken({ userId: u.id, sessionId: u.sessionId, epoch: 0 });
   const [h, , s] = good.split('.');
-  const mine = (extra: JWTPayload = {}) => claims(u.id, { sid: u.sessionId, ...extra });
+  const mine = (extra: JWTPayload = {}) => claims(u.id, { sid: u.sessionId, sep: 0, ...extra });
   return [
     ['alg none', `${b64({ alg: 'none', typ: 'JWT' })}.${b64(mine())}.`],
     ['alg none with a signature', `${b64({ alg: 'none' })}.${b64(mine())}.${s}`],
@@ -52,7 +52,10 @@ async function badTokens(u: TestUser): Promise<[string, string][]> {
     ['an empty sub', await hs({ ...mine(), sub: '' })],
     ['no sid', await hs(without(mine(), 'sid'))],
     ['a sid that is not an id', await hs(mine({ sid: 'not-a-session' }))],
-    ['a sid of no session', await hs(mine({ sid: newId() }))],
+    ['no sep', await hs(without(mine(), 'sep' as keyof JWTPayload))],
+    ['a sep that is not a whole number', await hs(mine({ sep: '0' }))],
+    ['a negative sep', await hs(mine({ sep: -1 }))],
+    ['a sep of an epoch the account has not reached', await hs(mine({ sep: 1_000 }))],
     ['a wrong issuer', await hs(mine({ iss: 'someone-else' }))],
     ['a wrong audience', await hs(mine({ aud: 'another-app' }))],
     ['a truncated token', good.slice(0, -5)],

@@ -104,18 +104,18 @@ export const FIXTURES: Record<string, Fixture> = {
     const post = await makePost(other);
     return { body: { targetType: 'post', targetId: post._id, reason: 'spam' }, creates: [keys.openReport('post', post._id)] };
   },
-  'GET /moderation/reports': async ({ me }) => ({ token: await signToken(me.id, me.sessionId, [MODERATE]) }),
+  'GET /moderation/reports': async ({ me }) => ({ token: await signToken({ userId: me.id, sessionId: me.sessionId, epoch: 0 }, [MODERATE]) }),
   'POST /moderation/reports/{report_id}/resolve': async ({ me, other }) => {
     const post = await makePost(other);
     const filed = await call(reportH, 'POST /reports', { token: (await third('reporter')(me)).token, body: { targetType: 'post', targetId: post._id, reason: 'spam' } });
     if (filed.status !== 201) throw new Error(`fixture report failed: ${filed.status} ${filed.text}`);
     const reportId = filed.body.report._id as string;
-    return { token: await signToken(me.id, me.sessionId, [MODERATE]), params: { report_id: reportId }, body: { action: 'dismiss' }, watch: [keys.report(reportId)] };
+    return { token: await signToken({ userId: me.id, sessionId: me.sessionId, epoch: 0 }, [MODERATE]), params: { report_id: reportId }, body: { action: 'dismiss' }, watch: [keys.report(reportId)] };
   },
   'POST /moderation/users/{user_id}/unsuspend': async ({ me }) => {
     const target = await makeUser();
     await suspendAccount((await getUser(target.id))!, me.id, { traceId: 'fixture', scenarioId: 'fixture', stepId: 'fixture', simTimestamp: 0 }, {});
-    return { token: await signToken(me.id, me.sessionId, [MODERATE]), params: { user_id: target.id }, watch: [keys.user(target.id), keys.gone(target.id)] };
+    return { token: await signToken({ userId: me.id, sessionId: me.sessionId, epoch: 0 }, [MODERATE]), params: { user_id: target.id }, watch: [keys.user(target.id), keys.gone(target.id)] };
   },
 
   // Social graph. Each fixture first puts the pair in the state the request changes, through

@@ -1,4 +1,5 @@
-import { parseRefreshToken, sessionLive, userAgentOf, type SessionItem } from '../../lib/auth/sessions';
+import { parseRefreshToken, sessionLive, tokenLive, userAgentOf, type SessionItem } from '../../lib/auth/sessions';
+import { config } from '../../lib/config';
 import { loadConfig } from '../../lib/config';
 import { newId } from '../../lib/ids';
 
@@ -16,6 +17,29 @@ describe('sessions', () => {
     expect(sessionLive(session({ expiresAt: Math.floor(now / 1000) }), {}, now)).toBe(false);
     expect(sessionLive(session(), { sessionEpoch: 1 }, now)).toBe(false);
     expect(sessionLive(session({ epoch: 2 }), { sessionEpoch: 2 }, now)).toBe(true);
+  });
+
+  it('an access token is live, from the user item alone, while its epoch is the account\'s or one its kept session had, and its session was not ended one by one', () => {
+    const now = Date.now();
+    const iat = Math.floor(now / 1000) - 10;
+    const t = (sessionId: string, epoch: number, issuedAt = iat) => ({ sessionId, epoch, issuedAt });
+    expect(tokenLive({}, t('S', 0), now)).toBe(true);
+    expect(tokenLive({}, t('S', 1), now)).toBe(false);
+    expect(tokenLive({ sessionEpoch: 2 }, t('S', 1), now)).toBe(false);
+    expect(tokenLive({ sessionEpoch: 2 }, t('S', 2), now)).toBe(true);
+    // A password change moved the epoch from 1 to 3 in two steps, keeping session K both times.
+    const kept = { sessionEpoch: 3, keptSession: { id: 'K', from: 1 } };
+    expect([0, 1, 2, 3].map((e) => tokenLive(kept, t('K', e), now))).toEqual([false, true, true, true]);
+    expect([1, 2, 3].map((e) => tokenLive(kept, t('OTHER', e), now))).toEqual([false, false, true]);
+    expect(tokenLive(kept, t('K', 4), now)).toBe(false);
+    // Ended one by one.
+    expect(tokenLive({ endedSessions: { S: now - 1000 } }, t('S', 0), now)).toBe(false);
+    expect(tokenLive({ endedSessions: { S: now - 1000 } }, t('T', 0), now)).toBe(true);
+    expect(tokenLive({ ...kept, endedSessions: { K: now } }, t('K', 2), now)).toBe(false);
+    // Signed longer ago than a session lasts.
+    const ttl = Math.round(config.sessionTtlDays * 86_400);
+    expect(tokenLive({}, t('S', 0, Math.floor(now / 1000) - ttl + 5), now)).toBe(true);
+    expect(tokenLive({}, t('S', 0, Math.floor(now / 1000) - ttl - 1), now)).toBe(false);
   });
 
   it('reads the user and session ids of a refresh token of exactly the issued form', () => {
