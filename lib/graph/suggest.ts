@@ -9,7 +9,8 @@
 //      (lib/graph/recent.ts), the second hop; a sampled user whose ids are behind its edges
 //      has them read from the index instead (one more round trip, rare);
 //   3. one BatchGet of the candidates' items and the caller's follow edges to them;
-//   4. the cache item's Put (the answer's users are all known by then).
+//   4. the cache item's Put, beside the BatchGet of the users the answer names that are not
+//      read yet (their followerBy and mutualFollowers beyond the samples).
 // followerBy = sampled followings of the caller that follow the candidate; mutualFollowers =
 // sampled followers of the caller that follow the candidate, as their newest followings
 // show. Both are exact within the samples, which is what keeps the work per call bounded.
@@ -87,14 +88,16 @@ export async function suggest(caller: Caller, limit: number): Promise<Suggestion
     && cache.depth >= depth
     && cache.edgesV === (me.edgesV ?? 0)
     && cache.blockedCount === (me.blockedCount ?? 0);
-  const { ranked, known } = fresh
-    ? { ranked: cache.ranked.map(decode), known: new Map<string, UserItem>() }
+  const { ranked, known, stored } = fresh
+    ? { ranked: cache.ranked.map(decode), known: new Map<string, UserItem>(), stored: Promise.resolve() }
     : await compute(caller.userId, me, hidden, depth);
 
   const visible = (id: string) => id !== caller.userId && !hidden.has(id);
   const candidates = ranked.filter((r) => visible(r.id)).slice(0, depth);
   const people = candidates.flatMap((r) => [r.id, ...r.by.filter(visible), ...r.mutual.filter(visible)]);
-  const { users, found } = await presentIds(people, caller.userId, { known, consistent: false });
+  // A ranking's Put goes beside this read; the answer waits for both (a Put that fails is a
+  // 500, as any failed write of a request: the next call ranks again).
+  const [{ users, found }] = await Promise.all([presentIds(people, caller.userId, { known, consistent: false }), stored]);
   const itemOf = (id: string) => known.get(id) ?? (found.get(itemKey(keys.user(id))) as UserItem | undefined);
   const objects = (ids: string[]) => ids.filter((id) => visible(id) && shown(itemOf(id)) && users.has(id)).map((id) => users.get(id)!);
   return candidates
@@ -104,7 +107,7 @@ export async function suggest(caller: Caller, limit: number): Promise<Suggestion
 }
 
 /** Ranks candidates from the samples and stores the ranking; the items it read are handed on, so that presenting reads nothing again. */
-async function compute(callerId: string, me: UserItem, hidden: Set<string>, depth: number): Promise<{ ranked: Ranked[]; known: Map<string, UserItem> }> {
+async function compute(callerId: string, me: UserItem, hidden: Set<string>, depth: number): Promise<{ ranked: Ranked[]; known: Map<string, UserItem>; stored: Promise<unknown> }> {
   const B = SUGGEST_BOUNDS;
   const [myFollowing, myFollowers, popular] = await Promise.all([
     edgeIds('GSI1', keys.followingOf(callerId), B.followingSample),
@@ -173,6 +176,7 @@ async function compute(callerId: string, me: UserItem, hidden: Set<string>, dept
     // DynamoDB's TTL removes it some time after it stops being served.
     expiresAt: Math.floor(computedAt / 1000) + B.cacheSeconds,
   };
-  await db.send(new PutCommand({ TableName: TABLE, Item: cached }));
-  return { ranked, known };
+  const stored = db.send(new PutCommand({ TableName: TABLE, Item: cached }));
+  stored.catch(() => undefined);
+  return { ranked, known, stored };
 }

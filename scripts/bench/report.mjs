@@ -104,17 +104,41 @@ export function checks(result, scenarios) {
   // (d) Bundles against the baseline.
   if (result.baseline && Object.keys(result.bundles).length) {
     const b = result.baseline;
-    const big = Object.entries(result.bundles).filter(([, x]) => x.bytes > 1.15 * b.bytes).map(([n, x]) => `${n} ${(x.bytes / b.bytes).toFixed(2)}x`);
-    const slow = Object.entries(result.bundles).filter(([, x]) => x.initMs > 1.2 * b.initMs).map(([n, x]) => `${n} ${(x.initMs / b.initMs).toFixed(2)}x`);
-    line(!big.length, `(d) bundle bytes <= 1.15x baseline (${b.bytes} B)${big.length ? `: ${big.join(', ')}` : ''}`);
-    // How much of the allowance the design card's libraries take before any code of ours.
-    const cardLibs = Object.values(result.bundles).map((x) => (x.parts?.zod ?? 0) + (x.parts?.jose ?? 0) + (x.parts?.middy ?? 0)).filter(Boolean);
-    if (big.length && cardLibs.length) {
-      out.push(`     allowance ${kb(0.15 * b.bytes)} KB; zod + jose + middy alone take ${kb(Math.min(...cardLibs))}-${kb(Math.max(...cardLibs))} KB of it`);
+    // Issue 19, target 4, replaces the first issue's 1.15x and 1.2x: bytes and requireMs within
+    // 1.25x of the baseline's, the first (cold) answer within 2x. The /docs page (Swagger UI
+    // embedded) is a static page, not an API function, with a budget of its own
+    // (tests/deploy/bundle-size.test.ts).
+    const api = Object.entries(result.bundles).filter(([n]) => n !== 'docsPage');
+    const over = (field, factor) => api.filter(([, x]) => x[field] !== undefined && b[field] !== undefined && x[field] > factor * b[field])
+      .map(([n, x]) => `${n} ${(x[field] / b[field]).toFixed(2)}x`);
+    const big = over('bytes', 1.25);
+    line(!big.length, `(d) bundle bytes <= 1.25x baseline (${b.bytes} B; docsPage apart)${big.length ? `: ${big.join(', ')}` : ''}`);
+    if (b.requireMs === undefined) line(null, '(d) requireMs and the cold first answer not measured (--no-init)');
+    else {
+      const slowRequire = over('requireMs', 1.25);
+      const slowFirst = over('firstMs', 2);
+      line(!slowRequire.length, `(d) requireMs <= 1.25x baseline (${fmt(b.requireMs)} ms)${slowRequire.length ? `: ${slowRequire.join(', ')}` : ''}`);
+      line(!slowFirst.length, `(d) first answer, cold, <= 2x baseline (${fmt(b.firstMs)} ms)${slowFirst.length ? `: ${slowFirst.join(', ')}` : ''}`);
     }
-    if (b.initMs === undefined) line(null, '(d) initMs not measured (--no-init)');
-    else line(!slow.length, `(d) initMs <= 1.2x baseline (${fmt(b.initMs)} ms)${slow.length ? `: ${slow.join(', ')}` : ''}`);
   } else line(null, '(d) bundles not measured');
+
+  // (g) Issue 19, target 3: like, unlike, bookmark, unbookmark, follow and unfollow (by id)
+  // answer after one round trip besides the caller's own read.
+  {
+    const WRITES = ['POST /posts/like/{post_id}', 'POST /posts/unlike/{post_id}', 'POST /posts/bookmark/{post_id}', 'POST /posts/unbookmark/{post_id}',
+      'POST /users/follow/{identifier} (by id)', 'POST /users/unfollow/{identifier} (by id)'];
+    const bad = [];
+    let seen = 0;
+    for (const scale of result.scales) {
+      for (const key of WRITES) {
+        const e = scale.endpoints[key];
+        if (!e || !ok(e)) continue;
+        seen++;
+        if (e.dbRoundTrips > 2) bad.push(`${key}@${scale.name} ${e.dbRoundTrips} round trips`);
+      }
+    }
+    line(seen ? !bad.length : null, `(g) like, unlike, bookmark, unbookmark, follow and unfollow by id in 2 round trips (the caller's read, the write)${bad.length ? `: ${bad.join('; ')}` : ''}`);
+  }
 
   // (f) Issue 19: suggestions per call over a session, and the user lists near their floor.
   {

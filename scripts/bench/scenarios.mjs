@@ -43,12 +43,12 @@ export function scenarioContext(ds, { signToken, runTag, startSession, put, open
       // deletions at its end were answered 401.
       const held = tokens.get(u.id);
       if (held && Date.now() - held.at < 5 * 60_000) return held.token;
-      const token = await signToken(u.id, u.sessionId);
+      const token = await signToken({ userId: u.id, sessionId: u.sessionId, epoch: 0 });
       tokens.set(u.id, { token, at: Date.now() });
       return token;
     },
     /** A token of user i with the moderator's scope (on the session the loader wrote). */
-    modToken: (i) => signToken(ctx.user(i).id, ctx.user(i).sessionId, ['moderate']),
+    modToken: (i) => signToken({ userId: ctx.user(i).id, sessionId: ctx.user(i).sessionId, epoch: 0 }, ['moderate']),
     /** Writes an item outside the measured call (what a scenario's target needs first). */
     put: (item) => {
       if (!put) throw new Error('this scenario context cannot write items');
@@ -99,7 +99,7 @@ export function scenarioContext(ds, { signToken, runTag, startSession, put, open
 }
 
 
-const AUTH_RCU = 2; // the caller's user and session items, consistent GetItems of <= 4 KB
+const AUTH_RCU = 1; // the caller's user item (it says whether the token's session is live), a consistent GetItem of <= 4 KB
 const PAGE_RCU = 0.5; // one Query page of small edge items, eventually consistent
 const ITEM_RCU = 0.5; // one listed item of <= 4 KB, eventually consistent
 const distinct = (xs) => new Set(xs.filter(Boolean)).size;
@@ -297,6 +297,16 @@ export const scenarios = [
       const c = mod(k * 7 + 5, ctx.N);
       const t = ctx.first(ctx.N, (j) => ctx.ds.followingOf(c)[j], () => true, (x) => `graph:${Math.min(c, x)}:${Math.max(c, x)}`);
       return { ...(await bearer(ctx, c)), params: { identifier: ctx.user(t).username } };
+    },
+  },
+  // By id, as for the follow: the target is read in the caller's own round trip.
+  {
+    route: 'POST /users/unfollow/{identifier}', variant: 'by id', trips: 2, kind: 'write',
+    request: async (ctx, k) => {
+      const c = mod(k * 7 + 1, ctx.N);
+      const following = ctx.ds.followingOf(c);
+      const t = ctx.first(ctx.N, (j) => following[following.length - 1 - j], () => true, (x) => `graph:${Math.min(c, x)}:${Math.max(c, x)}`);
+      return { ...(await bearer(ctx, c)), params: { identifier: ctx.user(t).id } };
     },
   },
   {
