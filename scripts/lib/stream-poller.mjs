@@ -55,6 +55,9 @@ function toLambdaRecord(r, streamArn) {
   };
 }
 
+/** A GetRecords or a consumer invocation slower than this is logged. */
+const SLOW_MS = 5_000;
+
 /**
  * Starts polling the table's stream. Returns { stop(), idle() }: idle() resolves once every
  * shard has been read to its current end with nothing left to deliver (for the benchmark).
@@ -111,7 +114,9 @@ export function startStreamPoller({
 
   /** Calls the consumer with one batch; the index of the first record it did not finish, or -1. */
   async function attempt(batch) {
+    const started = Date.now();
     const result = await invoke({ Records: batch.map((r) => toLambdaRecord(r, streamArn)) });
+    if (Date.now() - started > SLOW_MS) log(`stream poller: a batch of ${batch.length} records took ${Date.now() - started} ms in the consumer`);
     const failed = result?.batchItemFailures ?? [];
     if (!failed.length) return -1;
     const ids = new Set(failed.map((f) => f.itemIdentifier));
@@ -179,7 +184,10 @@ export function startStreamPoller({
     }
     let res;
     try {
+      const asked = Date.now();
       res = await streams.send(new GetRecordsCommand({ ShardIterator: s.iterator, Limit: 1000 }));
+      // What a slow local stream spends its time on shows in the log (DynamoDB Local under load).
+      if (Date.now() - asked > SLOW_MS) log(`stream poller: shard ${shardId}: GetRecords took ${Date.now() - asked} ms (${res.Records?.length ?? 0} records)`);
     } catch (err) {
       // An expired or refused iterator is taken again from the checkpoint on the next pass; a
       // shard is finished only when the stream says so (no next iterator), never on an error.

@@ -45,22 +45,41 @@ it('resumes a fan-out that failed half-way, without duplicates or gaps', async (
     }
     return next(args);
   }, { step: 'initialize', name: 'injectFailure' });
+  // Any DynamoDB request of this file slower than 2 s is reported (this test once outlived its
+  // time in a full run: the report says where the time went).
+  dynamo.middlewareStack.add((next, context) => async (args) => {
+    const t0 = Date.now();
+    try {
+      return await next(args);
+    } finally {
+      const ms = Date.now() - t0;
+      if (ms > 2_000) process.stderr.write(`[fanout-resume] slow ${context.commandName}: ${ms} ms\n`);
+    }
+  }, { step: 'initialize', name: 'reportSlow' });
   stream = startTestStream();
 
   const post = await makePost(author);
+  // Where the test is, for a run that outlives its time (it once did, in a full run).
+  const started = Date.now();
+  const mark = (what: string) => process.stderr.write(`[fanout-resume] ${what} at ${Date.now() - started} ms (${stream.invocations} invocations, ${batchWrites} BatchWrites)\n`);
+  mark('post created');
   // Every step is a stream record of its own: once the stream is idle, the fan-out is over.
   await stream.poller.idle();
+  mark('stream idle');
   const count = await eventually(() => entriesOf(post._id, followerIds), (n) => n === FOLLOWERS, 30_000);
+  mark(`${count} entries`);
   expect(injected).toBe(1);
   expect(count).toBe(FOLLOWERS);
   // The job finished: its item is gone once the last step is done.
   const job = await eventually(() => getItem(keys.job('fanout', `${post._id}#add`)), (v) => v === undefined);
+  mark('job read');
   expect(job).toBeUndefined();
   // No follower has a second entry: the feed partition holds each post once by its key, and
   // the whole partition of a follower is exactly this one post.
   const sample = await db.send(new QueryCommand({
     TableName: TABLE, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': keys.homeFeed(followerIds[1234]!) },
   }));
+  mark('sample read');
   expect(sample.Items?.map((i) => i.SK)).toEqual([post._id]);
   expect(stream.deadLetters).toEqual([]);
   // The failed step was delivered again: more invocations than steps.
