@@ -6,7 +6,9 @@
 //
 // Round trips: 1. feed entries ∥ pull sources (∥ the caller's block lists, read by
 // authentication); 2. one BatchGet of the entries' posts and of the caller's follow edges
-// to their authors ∥ one Query per pull source; 3. the presentation (likers ∥ flags).
+// to their authors ∥ one Query per pull source ∥ the entries' presentation (likers ∥ flags,
+// started by `onCandidates` as soon as their ids are known: lib/posts/present.ts
+// presentAhead). A read-time author's posts, read in round 2, are presented in a third.
 // Entries whose post is gone, whose author the caller no longer follows or who is on either
 // side of a block with the caller are left out at once (their storage is removed later by
 // the stream); when that thins a page, the sources are read further, a bounded number of times.
@@ -90,11 +92,13 @@ export async function readHomeFeed(
   caller: { userId: string; hidden(): Promise<Set<string>> },
   limit: number,
   cursor?: string,
+  onCandidates: (postIds: string[]) => void = () => undefined,
 ): Promise<FeedPage> {
   const before = cursor;
   const want = limit + 1; // one more than the page: hasMore is exact
   const entries = querySource({ pk: keys.homeFeed(caller.userId), before }, (i) => ({ id: String(i.SK), authorId: String(i.authorId) }), 'SK, #a');
-  const [, pulled, hidden] = await Promise.all([entries.fetch(want), pullSources(caller.userId), caller.hidden()]);
+  const firstEntries = entries.fetch(want).then(() => onCandidates(entries.read.slice(0, limit).map((c) => c.id)));
+  const [, pulled, hidden] = await Promise.all([firstEntries, pullSources(caller.userId), caller.hidden()]);
   const sources = [entries, ...pulled.map((authorId) => querySource(
     { index: 'GSI1', pk: keys.postsOf(authorId), before },
     (i) => ({ id: String(i.GSI1SK), authorId, post: i as unknown as PostItem }),

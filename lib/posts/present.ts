@@ -25,13 +25,48 @@ export async function viewerFlags(callerId: string, postIds: string[]) {
   }]));
 }
 
-/** A page of posts as the caller sees them: one round trip (likers queries ∥ flags BatchGet). */
-export async function presentPosts(items: PostItem[], callerId: string, likesLimit: number = LIKES_EMBED.list): Promise<PostView[]> {
-  const ids = items.map((p) => p.id);
-  const [likers, flags] = await Promise.all([
-    // likesCount moves in the like's own transaction: 0 means there is no like edge to read.
-    Promise.all(items.map((p) => (p.likesCount ? recentLikers(p.id, likesLimit) : Promise.resolve([])))),
-    viewerFlags(callerId, ids),
+type Flags = { isLiked: boolean; isBookmarked: boolean };
+
+/**
+ * What presenting posts reads, started before the posts themselves are read: a read whose
+ * candidates' ids come before their items (the home feed's entries) sends the likers Queries
+ * and the flags BatchGet beside the items' own read, one round trip earlier. Each post id's
+ * reads are started once; presentPosts takes them from here, and reads what was not started.
+ */
+export interface PresentAhead {
+  start(postIds: string[]): void;
+  likers: Map<string, Promise<string[]>>;
+  flags: Map<string, Promise<Flags>>;
+}
+
+export function presentAhead(callerId: string, likesLimit: number = LIKES_EMBED.list): PresentAhead {
+  const likers = new Map<string, Promise<string[]>>();
+  const flags = new Map<string, Promise<Flags>>();
+  return {
+    likers,
+    flags,
+    start(postIds) {
+      const fresh = [...new Set(postIds)].filter((id) => !likers.has(id));
+      if (!fresh.length) return;
+      // The post's likesCount is not known yet: a post without likes costs an empty Query.
+      for (const id of fresh) likers.set(id, recentLikers(id, likesLimit));
+      const read = viewerFlags(callerId, fresh);
+      for (const id of fresh) flags.set(id, read.then((m) => m.get(id)!));
+      // Candidates left out of the page are never awaited: their failures must not go unhandled.
+      for (const p of [...fresh.map((id) => likers.get(id)!), read]) p.catch(() => undefined);
+    },
+  };
+}
+
+/** A page of posts as the caller sees them: one round trip (likers queries ∥ flags BatchGet), none for what `ahead` started. */
+export async function presentPosts(items: PostItem[], callerId: string, likesLimit: number = LIKES_EMBED.list, ahead?: PresentAhead): Promise<PostView[]> {
+  const rest = items.filter((p) => !ahead?.flags.has(p.id)).map((p) => p.id);
+  const [likers, restFlags] = await Promise.all([
+    Promise.all(items.map((p) => ahead?.likers.get(p.id)
+      // likesCount moves in the like's own transaction: 0 means there is no like edge to read.
+      ?? (p.likesCount ? recentLikers(p.id, likesLimit) : Promise.resolve([])))),
+    rest.length ? viewerFlags(callerId, rest) : Promise.resolve(new Map<string, Flags>()),
   ]);
-  return items.map((p, i) => toPostView(p, likers[i]!, flags.get(p.id)!));
+  const flags = await Promise.all(items.map((p) => ahead?.flags.get(p.id) ?? Promise.resolve(restFlags.get(p.id)!)));
+  return items.map((p, i) => toPostView(p, likers[i]!, flags[i]!));
 }

@@ -4,5 +4,5 @@ export interface LocalDynamo { endpoint: string; port: number; pid?: number; sto
 export function freePort(): Promise<number>;
 export function localClient(endpoint: string): DynamoDBClient;
 export function startDynamoLocal(opts?: { port?: number; path?: string; timeoutMs?: number }): Promise<LocalDynamo>;
-export function ensureTable(endpoint: string, tableName: string): Promise<boolean>;
+export function ensureTable(endpoint: string, tableName: string, opts?: { stream?: boolean }): Promise<boolean>;
 export function tableDefinition(): Record<string, any>;

@@ -1,7 +1,7 @@
 // DELETE /users/me (contract section 13) with the real change stream: what happens at once,
 // and what is gone within 60 seconds (no item of the account anywhere in the table, every
 // counter it touched equal to the count of its edges), for an ordinary account and a busy one.
-import '../support/own-table';
+import '../support/own-stream-table';
 import { call } from '../support/invoke';
 import { makePost, users } from '../support/posts';
 import { block, follow, followers } from '../support/graph';

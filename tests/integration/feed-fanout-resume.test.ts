@@ -2,7 +2,7 @@
 // record after another. A step that fails half-way through its writes is retried from where
 // it started: in the end every follower has the post exactly once, the job is gone, and
 // nothing went to the dead letters.
-import '../support/own-table';
+import '../support/own-stream-table';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, dynamo, TABLE } from '../../lib/db/client';
 import { batchGet, batchWrite } from '../../lib/db/batch';

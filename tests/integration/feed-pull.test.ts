@@ -1,7 +1,7 @@
 // Authors with more than FANOUT_MAX_FOLLOWERS followers (2 in this file) are read into their
 // followers' feeds when the feed is read, not copied (contract section 11).
 import '../support/fanout-max';
-import '../support/own-table';
+import '../support/own-stream-table';
 import { makePost, users } from '../support/posts';
 import { follow, unfollow, block } from '../support/graph';
 import { getItem } from '../support/db';

@@ -1,6 +1,6 @@
 // GET /posts/feed (contract section 11) on DynamoDB Local with the real change stream: the
 // fan-out, backfill and removals run in the real consumer, fed by the table's own stream.
-import '../support/own-table';
+import '../support/own-stream-table';
 import { call } from '../support/invoke';
 import { makePost, users } from '../support/posts';
 import { block, follow, unfollow } from '../support/graph';

@@ -2,7 +2,7 @@
 // target, the queue oldest first, the scope, and the three actions (dismiss, remove, suspend
 // and unsuspend: the suspended author's post gone from a third user's feed, explore, likes
 // list and search at once, and back on unsuspend).
-import '../support/own-table';
+import '../support/own-stream-table';
 import { call } from '../support/invoke';
 import { makePost, users } from '../support/posts';
 import { block, follow } from '../support/graph';

@@ -1,6 +1,6 @@
 // GET /notifications and POST /notifications/read (contract section 14) with the real change
 // stream: notifications are made and undone by the stream consumer, never by the request.
-import '../support/own-table';
+import '../support/own-stream-table';
 import { call } from '../support/invoke';
 import { makePost, users } from '../support/posts';
 import { block, follow, unfollow } from '../support/graph';

@@ -4,7 +4,7 @@
 // The request counter is the benchmark's (lib/db/metrics.ts), installed before the modules load.
 process.env.APERTURE_DB_METRICS = '1';
 /* eslint-disable @typescript-eslint/no-require-imports */
-require('../support/own-table');
+require('../support/own-stream-table');
 const { users } = require('../support/posts') as typeof import('../support/posts');
 const { block, follow, followers, unfollow } = require('../support/graph') as typeof import('../support/graph');
 const { eventually, startTestStream } = require('../support/stream') as typeof import('../support/stream');

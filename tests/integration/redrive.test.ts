@@ -3,7 +3,7 @@
 // down) lands in the dead-letter file as npm start writes it; once the consumer is back, the
 // redrive delivers it to the real handler, the follower's notification appears, and the file
 // is emptied. A record that fails again stays in the file with its new error.
-import '../support/own-table';
+import '../support/own-stream-table';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -2,7 +2,7 @@
 // source mapping's promises: every record at least once and in order per shard, filtered as
 // declared, a failing record retried and then sent to the dead letters (never dropped in
 // silence), and a restart with a checkpoint neither replays nor skips.
-import '../support/own-table';
+import '../support/own-stream-table';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

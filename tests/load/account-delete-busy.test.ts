@@ -4,7 +4,7 @@
 // built straight into the table with the items the handlers write, before the stream consumer
 // starts (from the stream's end): the consumer then meets the deletion's work alone, as it
 // would meet an account that grew over months.
-import '../support/own-table';
+import '../support/own-stream-table';
 import { call } from '../support/invoke';
 import { users } from '../support/posts';
 import { getItem } from '../support/db';

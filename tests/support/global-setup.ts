@@ -23,7 +23,10 @@ export default async function globalSetup(): Promise<void> {
       },
     }),
   ]);
-  await ensureTable(db.endpoint, TEST_TABLE);
+  // No change stream on the shared table: no test reads it (the stream tests have tables of
+  // their own, tests/support/own-stream-table.ts), and on DynamoDB Local a table with a stream
+  // makes every other stream table's writes slower as it fills (scripts/lib/local-dynamodb.mjs).
+  await ensureTable(db.endpoint, TEST_TABLE, { stream: false });
   process.env.DYNAMODB_ENDPOINT = db.endpoint;
   process.env.TABLE_NAME = TEST_TABLE;
   process.env.S3_ENDPOINT = s3.endpoint;

@@ -1,6 +1,6 @@
 // The real change stream for integration tests: DynamoDB Local's stream of this test file's
 // table, polled with the event source mapping's settings (functions/events/functions.json),
-// delivering to the real consumer handler in this process. Use with tests/support/own-table
+// delivering to the real consumer handler in this process. Use with tests/support/own-stream-table
 // (a stream reader of the shared table would also see every other file's changes).
 import { consumerMapping, startStreamPoller, type DeadLetter, type StreamPoller } from '../../scripts/lib/stream-poller.mjs';
 import { ROOT } from '../../scripts/lib/manifests.mjs';

@@ -1,0 +1,57 @@
+// Presenting posts whose reads were started before the posts were read (lib/posts/present.ts
+// presentAhead: the home feed starts its entries' likers and flags beside their posts, one
+// round trip earlier): what was started is used and not read again, what was not is read, and
+// the answer is the same as presenting from nothing.
+// The request counter is the benchmark's (lib/db/metrics.ts), installed before the modules load.
+process.env.APERTURE_DB_METRICS = '1';
+/* eslint-disable @typescript-eslint/no-require-imports */
+const { makePost, users } = require('../support/posts') as typeof import('../support/posts');
+const { call } = require('../support/invoke') as typeof import('../support/invoke');
+const { getItem } = require('../support/db') as typeof import('../support/db');
+const keys = require('../../lib/keys') as typeof import('../../lib/keys');
+const { presentAhead, presentPosts } = require('../../lib/posts/present') as typeof import('../../lib/posts/present');
+const { handler: likeH } = require('../../functions/posts/like') as typeof import('../../functions/posts/like');
+const { handler: bookmarkH } = require('../../functions/posts/bookmark') as typeof import('../../functions/posts/bookmark');
+/* eslint-enable @typescript-eslint/no-require-imports */
+import type { PostItem } from '../../lib/posts/model';
+
+const SINK = Symbol.for('aperture.dbMetrics');
+type Rec = { command: string; input: { ExpressionAttributeValues?: Record<string, { S?: string }> } };
+async function requestsOf(run: () => Promise<unknown>): Promise<Rec[]> {
+  (globalThis as Record<symbol, unknown>)[SINK] = [];
+  await run();
+  return (globalThis as Record<symbol, Rec[]>)[SINK] ?? [];
+}
+const likersQueries = (recs: Rec[], postId: string) => recs.filter((r) => r.command === 'QueryCommand'
+  && Object.values(r.input.ExpressionAttributeValues ?? {}).some((v) => v.S === keys.likesOf(postId)));
+
+it('uses the reads started ahead, reads the rest, and answers as presenting from nothing', async () => {
+  const [me, author, fan] = await users(3);
+  const [a, b, c] = [await makePost(author), await makePost(author), await makePost(author)];
+  for (const [who, p] of [[me, a], [fan, a], [fan, b]] as const) {
+    expect((await call(likeH, 'POST /posts/like/{post_id}', { token: who.token, params: { post_id: p._id } })).status).toBe(200);
+  }
+  expect((await call(bookmarkH, 'POST /posts/bookmark/{post_id}', { token: me.token, params: { post_id: b._id } })).status).toBe(200);
+  const items = await Promise.all([a, b, c].map(async (p) => (await getItem(keys.post(p._id))) as unknown as PostItem));
+
+  const plain = await presentPosts(items, me.id);
+  const ahead = presentAhead(me.id);
+  const started = await requestsOf(async () => { ahead.start([a._id, b._id]); await Promise.all([...ahead.likers.values(), ...ahead.flags.values()]); });
+  expect(likersQueries(started, a._id)).toHaveLength(1);
+  expect(likersQueries(started, b._id)).toHaveLength(1);
+  // Starting the same ids again reads nothing more.
+  expect(await requestsOf(async () => ahead.start([a._id]))).toEqual([]);
+
+  let viaAhead: Awaited<ReturnType<typeof presentPosts>> | undefined;
+  const rest = await requestsOf(async () => { viaAhead = await presentPosts(items, me.id, undefined, ahead); });
+  expect(viaAhead).toEqual(plain);
+  expect(plain.map((p) => [p._id, p.likes, p.isLiked, p.isBookmarked])).toEqual([
+    [a._id, [fan.id, me.id], true, false],
+    [b._id, [fan.id], false, true],
+    [c._id, [], false, false],
+  ]);
+  // Only c's flags are read (c has no likes: no likers Query); a's and b's are not read again.
+  expect(likersQueries(rest, a._id)).toEqual([]);
+  expect(likersQueries(rest, b._id)).toEqual([]);
+  expect(rest.map((r) => r.command)).toEqual(['BatchGetItemCommand']);
+});
