@@ -178,7 +178,9 @@ try {
       const coldStart = (outfile, exportName, event) => {
         const file = join(work, 'event.json');
         writeFileSync(file, JSON.stringify(event));
-        const out = execFileSync(process.execPath, [join(root, 'scripts/bench/init-child.mjs'), outfile, exportName, file], { env: childEnv, encoding: 'utf8' });
+        // BENCH_INIT_NODE_ARGS: Node options for the cold-start processes (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to see where a cold start goes).
+        const nodeArgs = (process.env.BENCH_INIT_NODE_ARGS ?? '').split(' ').filter(Boolean);
+        const out = execFileSync(process.execPath, [...nodeArgs, join(root, 'scripts/bench/init-child.mjs'), outfile, exportName, file], { env: childEnv, encoding: 'utf8' });
         return JSON.parse(out.trim().split('\n').pop());
       };
       const summarize = (runs) => ({
