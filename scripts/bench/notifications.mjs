@@ -21,7 +21,8 @@ export async function benchNotifications({ endpoint, table, lib, handler, warmup
     function* items() {
       yield user(me);
       yield session;
-      for (const a of actors) yield user(a);
+      // As registration writes them (lib/users/write.ts): no follow edges, recent ids current (recentV 0).
+      for (const a of actors) yield { ...user(a), recentV: 0 };
       for (let i = 0; i < size; i++) {
         const actorId = actors[i % ACTORS];
         const postId = lib.newId();
