@@ -107,8 +107,60 @@ try {
     if (b) byRoute.set(routeShape(fn.route), { ...b, route: fn.route, handler: require(b.outfile)[fn.exportName] });
   }
 
+  // The contract's parameter names, renamed to the function's own, by position.
+  const withFunctionParams = (s, fn) => {
+    const names = routeParams(fn.route);
+    const contractNames = routeParams(s.route);
+    return {
+      ...s,
+      request: async (c, k) => {
+        const req = await s.request(c, k);
+        if (!req.params) return req;
+        return { ...req, params: Object.fromEntries(contractNames.map((n, i) => [names[i] ?? n, req.params[n]])) };
+      },
+    };
+  };
+
   const result = { scales: [], bundles: {}, baseline: undefined };
   const initEvents = new Map();
+
+  // Cold starts: every bundle (and the baseline) in fresh Node processes, serving the requests
+  // noted on the first data set, while it is loaded (called once, from the scale loop).
+  const measureColdStarts = () => {
+    say('measuring cold starts');
+    const coldStart = (outfile, exportName, event) => {
+      const file = join(work, 'event.json');
+      writeFileSync(file, JSON.stringify(event));
+      // BENCH_INIT_NODE_ARGS: Node options for the cold-start processes (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to see where a cold start goes).
+      const nodeArgs = (process.env.BENCH_INIT_NODE_ARGS ?? '').split(' ').filter(Boolean);
+      const out = execFileSync(process.execPath, [...nodeArgs, join(root, 'scripts/bench/init-child.mjs'), outfile, exportName, file], { env: childEnv, encoding: 'utf8' });
+      return JSON.parse(out.trim().split('\n').pop());
+    };
+    const summarize = (runs) => ({
+      initMs: Math.round(median(runs.map((r) => r.initMs)) * 10) / 10,
+      requireMs: Math.round(median(runs.map((r) => r.requireMs)) * 10) / 10,
+      firstMs: Math.round(median(runs.map((r) => r.firstMs)) * 10) / 10,
+    });
+    // Round robin: the baseline's and every bundle's first run, then every second run, and so
+    // on. A slow minute of the machine (another process, DynamoDB Local's collector) then lands
+    // on one run of many functions, which their medians drop, instead of on every run of a few
+    // functions in a row (seen: ten neighbours at 1.5-1.6x the baseline's requireMs in one run,
+    // 1.1-1.2x in the next).
+    const targets = [
+      { outfile: baseline.outfile, exportName: 'handler', events: Array.from({ length: opts.initRuns }, () => apiEvent('GET /baseline')) },
+      ...[...built.values()].map((b) => ({ b, outfile: b.outfile, exportName: b.exportName, events: initEvents.get(b.name) ?? Array.from({ length: opts.initRuns }, () => apiEvent(b.route, {})) })),
+    ];
+    const runs = targets.map(() => []);
+    for (let r = 0; r < opts.initRuns; r++) {
+      targets.forEach((t, i) => { if (t.events[r]) runs[i].push(coldStart(t.outfile, t.exportName, t.events[r])); });
+    }
+    result.baseline = { bytes: baseline.bytes, ...summarize(runs[0]), parts: baseline.parts };
+    targets.slice(1).forEach(({ b }, i) => {
+      const own = runs[i + 1];
+      // The status the cold request got: a cold start is only comparable when it did the real work.
+      result.bundles[b.name] = { bytes: b.bytes, ...summarize(own), route: b.route, status: own[0]?.status, parts: b.parts };
+    });
+  };
 
   for (const scaleName of opts.scales) {
     const scale = SCALES[scaleName];
@@ -131,6 +183,19 @@ try {
     });
     const entry = { name: scale.name, users: scale.users, posts: ds.posts.length, items: load.items, loadMs: load.ms, endpoints: {} };
 
+    // Cold-start events of a function: the requests of calls after its measured ones.
+    const noteColdEvents = async (fn, scenario, key) => {
+      if (initEvents.has(fn.name)) return;
+      // A scenario whose fresh targets ran out gives its cold starts an empty request.
+      const events = [];
+      try {
+        for (let r = 0; r < opts.initRuns; r++) events.push(apiEvent(fn.route, await scenario.request(ctx, opts.warmup + opts.iterations + 1 + r)));
+        initEvents.set(fn.name, events);
+      } catch (err) {
+        say(`${scale.name} ${key}: no cold-start requests (${err.message})`);
+      }
+    };
+    let coldPending = opts.init && result.scales.length === 0;
     for (const s of selected) {
       const key = scenarioKey(s);
       const fn = byRoute.get(routeShape(s.route));
@@ -138,17 +203,18 @@ try {
         entry.endpoints[key] = { status: 'missing' };
         continue;
       }
-      // The contract's parameter names, renamed to the function's own, by position.
-      const names = routeParams(fn.route);
-      const contractNames = routeParams(s.route);
-      const scenario = {
-        ...s,
-        request: async (c, k) => {
-          const req = await s.request(c, k);
-          if (!req.params) return req;
-          return { ...req, params: Object.fromEntries(contractNames.map((n, i) => [names[i] ?? n, req.params[n]])) };
-        },
-      };
+      const scenario = withFunctionParams(s, fn);
+      // Cold starts against the first data set, before its late scenarios (a password change
+      // ends sessions, deletions take posts, comments and users away): every cold request
+      // still finds the data it names. The late functions' own cold requests are made first.
+      if (s.late && coldPending) {
+        coldPending = false;
+        for (const l of selected.filter((x) => x.late)) {
+          const lf = byRoute.get(routeShape(l.route));
+          if (lf) await noteColdEvents(lf, withFunctionParams(l, lf), scenarioKey(l));
+        }
+        measureColdStarts();
+      }
       try {
         entry.endpoints[key] = await runScenario({
           scenario, handler: fn.handler, routeKey: fn.route, ctx, warmup: Math.min(opts.warmup, s.warmup ?? opts.warmup), iterations: opts.iterations, rawClient: raw,
@@ -159,45 +225,12 @@ try {
       const e = entry.endpoints[key];
       say(`${scale.name} ${key}: ${e.status === 'ok' ? `p50 ${e.p50Ms} ms, ${e.dbCalls} requests, ${e.dbRoundTrips} trips` : `${e.status} ${e.message ?? ''}`}`);
       // Cold-start events for this function, on this (the first) data set.
-      if (!initEvents.has(fn.name) && e.status === 'ok') {
-        // A scenario whose fresh targets ran out gives its cold starts an empty request.
-        const events = [];
-        try {
-          for (let r = 0; r < opts.initRuns; r++) events.push(apiEvent(fn.route, await scenario.request(ctx, opts.warmup + opts.iterations + 1 + r)));
-          initEvents.set(fn.name, events);
-        } catch (err) {
-          say(`${scale.name} ${key}: no cold-start requests (${err.message})`);
-        }
-      }
+      if (coldPending && e.status === 'ok') await noteColdEvents(fn, scenario, key);
     }
+    if (coldPending) measureColdStarts();
     result.scales.push(entry);
-
-    // Cold starts against the first data set, while it is loaded.
-    if (opts.init && result.scales.length === 1) {
-      say('measuring cold starts');
-      const coldStart = (outfile, exportName, event) => {
-        const file = join(work, 'event.json');
-        writeFileSync(file, JSON.stringify(event));
-        // BENCH_INIT_NODE_ARGS: Node options for the cold-start processes (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to see where a cold start goes).
-        const nodeArgs = (process.env.BENCH_INIT_NODE_ARGS ?? '').split(' ').filter(Boolean);
-        const out = execFileSync(process.execPath, [...nodeArgs, join(root, 'scripts/bench/init-child.mjs'), outfile, exportName, file], { env: childEnv, encoding: 'utf8' });
-        return JSON.parse(out.trim().split('\n').pop());
-      };
-      const summarize = (runs) => ({
-        initMs: Math.round(median(runs.map((r) => r.initMs)) * 10) / 10,
-        requireMs: Math.round(median(runs.map((r) => r.requireMs)) * 10) / 10,
-        firstMs: Math.round(median(runs.map((r) => r.firstMs)) * 10) / 10,
-      });
-      const baseRuns = Array.from({ length: opts.initRuns }, () => coldStart(baseline.outfile, 'handler', apiEvent('GET /baseline')));
-      result.baseline = { bytes: baseline.bytes, ...summarize(baseRuns), parts: baseline.parts };
-      for (const b of built.values()) {
-        const events = initEvents.get(b.name) ?? Array.from({ length: opts.initRuns }, () => apiEvent(b.route, {}));
-        const runs = events.map((ev) => coldStart(b.outfile, b.exportName, ev));
-        // The status the cold request got: a cold start is only comparable when it did the real work.
-        result.bundles[b.name] = { bytes: b.bytes, ...summarize(runs), route: b.route, status: runs[0]?.status, parts: b.parts };
-      }
-    }
   }
+
   if (opts.hot) {
     // On the last scale's table, still loaded: 500 new users and one new post among its data.
     if (!result.scales.length) await ensureTable(dynamo.endpoint, TABLE);
