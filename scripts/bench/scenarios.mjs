@@ -25,6 +25,9 @@ export function scenarioContext(ds, { signToken, runTag, startSession, put, open
   const claimed = new Set();
   const gonePosts = new Set();
   const goneComments = new Set();
+  // Accounts deleted by the account deletion's calls (its cold starts run before the other
+  // late scenarios, scripts/bench.mjs): no later call acts as one of them.
+  const goneUsers = new Set();
   // Blocks made by the block scenario: later scenarios must not pick a pair it separated,
   // and the unblock scenario may undo them (oldest first) once the data set's are used up.
   const newBlocks = new Set();
@@ -68,6 +71,11 @@ export function scenarioContext(ds, { signToken, runTag, startSession, put, open
     claim: (key) => (claimed.has(key) ? false : (claimed.add(key), true)),
     gonePosts,
     goneComments,
+    goneUsers,
+    /** User i, or the next one whose account is not deleted. */
+    liveUser(i) {
+      for (let t = 0; ; t++) if (!goneUsers.has(mod(i + t, ds.N))) return mod(i + t, ds.N);
+    },
     blockedEitherWay: (a, b) => ds.blockedEitherWay(a, b) || newBlocks.has(`${a}:${b}`) || newBlocks.has(`${b}:${a}`),
     noteBlock: (a, b) => { newBlocks.add(`${a}:${b}`); madeBlocks.push([a, b]); },
     madeBlocks,
@@ -460,7 +468,7 @@ export const scenarios = [
   // started are deleted with it.
   {
     route: 'POST /auth/password', kind: 'write', late: true,
-    request: async (ctx, k) => ({ ...(await bearer(ctx, k * 7 + 5)), body: { currentPassword: PASSWORD, newPassword: PASSWORD } }),
+    request: async (ctx, k) => ({ ...(await bearer(ctx, ctx.liveUser(k * 7 + 5))), body: { currentPassword: PASSWORD, newPassword: PASSWORD } }),
   },
 
   // Deletions last: they take data away from the scenarios above.
@@ -468,7 +476,9 @@ export const scenarios = [
     route: 'DELETE /comments/{comment_id}', kind: 'write', late: true,
     request: async (ctx, k) => {
       const P = ctx.ds.posts.length;
-      const p = ctx.first(P, (t) => ctx.ds.posts[mod(P - 1 - 2 * k - t, P)], (x) => !ctx.gonePosts.has(x.index) && liveTop(ctx, x).length > 0, (x) => `dcomment-post:${x.index}`);
+      const p = ctx.first(P, (t) => ctx.ds.posts[mod(P - 1 - 2 * k - t, P)],
+        (x) => !ctx.gonePosts.has(x.index) && !ctx.goneUsers.has(x.author) && liveTop(ctx, x).length > 0 && !ctx.goneUsers.has(liveTop(ctx, x)[0].author),
+        (x) => `dcomment-post:${x.index}`);
       const c = liveTop(ctx, p)[0];
       ctx.goneComments.add(c.id);
       return { ...(await bearer(ctx, c.author)), params: { comment_id: c.id } };
@@ -478,7 +488,7 @@ export const scenarios = [
     route: 'DELETE /posts/{post_id}', kind: 'write', late: true,
     request: async (ctx, k) => {
       const P = ctx.ds.posts.length;
-      const p = ctx.first(P, (t) => ctx.ds.posts[mod(Math.floor(P / 2) + 3 * k + t, P)], (x) => !ctx.gonePosts.has(x.index), (x) => `dpost:${x.index}`);
+      const p = ctx.first(P, (t) => ctx.ds.posts[mod(Math.floor(P / 2) + 3 * k + t, P)], (x) => !ctx.gonePosts.has(x.index) && !ctx.goneUsers.has(x.author), (x) => `dpost:${x.index}`);
       ctx.gonePosts.add(p.index);
       return { ...(await bearer(ctx, p.author)), params: { post_id: p.id } };
     },
@@ -488,6 +498,7 @@ export const scenarios = [
     route: 'DELETE /users/me', kind: 'write', warmup: 10, late: true,
     request: async (ctx, k) => {
       const c = ctx.first(ctx.N, (t) => mod(ctx.N - 1 - k - t, ctx.N), () => true, (x) => `delete-account:${x}`);
+      ctx.goneUsers.add(c);
       return { ...(await bearer(ctx, c)), body: { password: PASSWORD } };
     },
   },
