@@ -25,7 +25,8 @@ export async function viewerFlags(callerId: string, postIds: string[]) {
   }]));
 }
 
-type Flags = { isLiked: boolean; isBookmarked: boolean };
+/** The caller's relation to a post, as toPostView shows it. */
+type Flags = Parameters<typeof toPostView>[2];
 
 /**
  * What presenting posts reads, started before the posts themselves are read: a read whose
@@ -61,12 +62,12 @@ export function presentAhead(callerId: string, likesLimit: number = LIKES_EMBED.
 /** A page of posts as the caller sees them: one round trip (likers queries ∥ flags BatchGet), none for what `ahead` started. */
 export async function presentPosts(items: PostItem[], callerId: string, likesLimit: number = LIKES_EMBED.list, ahead?: PresentAhead): Promise<PostView[]> {
   const rest = items.filter((p) => !ahead?.flags.has(p.id)).map((p) => p.id);
-  const [likers, restFlags] = await Promise.all([
+  const restFlags = rest.length ? viewerFlags(callerId, rest) : Promise.resolve(new Map<string, Flags>());
+  const [likers, flags] = await Promise.all([
     Promise.all(items.map((p) => ahead?.likers.get(p.id)
       // likesCount moves in the like's own transaction: 0 means there is no like edge to read.
       ?? (p.likesCount ? recentLikers(p.id, likesLimit) : Promise.resolve([])))),
-    rest.length ? viewerFlags(callerId, rest) : Promise.resolve(new Map<string, Flags>()),
+    Promise.all(items.map((p) => ahead?.flags.get(p.id) ?? restFlags.then((m) => m.get(p.id)!))),
   ]);
-  const flags = await Promise.all(items.map((p) => ahead?.flags.get(p.id) ?? Promise.resolve(restFlags.get(p.id)!)));
   return items.map((p, i) => toPostView(p, likers[i]!, flags[i]!));
 }

@@ -439,7 +439,8 @@ export const scenarios = [
   // Reports, and the moderator's queue and resolution of them. Each report is on a fresh post,
   // so that every call files a new one (201); the moderator dismisses them, oldest first.
   {
-    // 62 reports in all: the resolution's 20 warm-up and 30 measured calls, and its 7 cold starts, each resolve one.
+    // 62 reports in all, filed before the resolution runs: its 20 warm-up and 30 measured calls
+    // (the default --iterations) resolve 50, which leaves 12 for its cold starts (--init-runs up to 12).
     route: 'POST /reports', kind: 'write', status: 201, warmup: 32,
     request: async (ctx, k) => {
       const c = mod(k * 7 + 3, ctx.N);
