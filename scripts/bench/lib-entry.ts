@@ -1,6 +1,7 @@
 // What the benchmark's loader and scenarios take from lib/: the key builders, the item
 // builders the writes use (so the loaded data has exactly the shapes of real writes), the
-// log record shape, password hashing, sessions and tokens. scripts/bench.mjs bundles this file with
+// log record shape, password hashing, sessions and tokens, and the stream's recent-ids reaction
+// (run by the benchmark, which has no stream, before the cold starts). scripts/bench.mjs bundles this file with
 // esbuild; the harness test imports it directly.
 export * as keys from '../../lib/keys';
 export { shardOf, FEED_SHARDS, POPULAR_SHARDS } from '../../lib/keys';
@@ -18,3 +19,4 @@ export { logItem } from '../../lib/audit/records';
 export { hashPassword } from '../../lib/auth/password';
 export { signToken } from '../../lib/auth/tokens';
 export { newSession, issue } from '../../lib/auth/sessions';
+export { refreshRecent } from '../../lib/graph/recent';

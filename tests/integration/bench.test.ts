@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { tmpdir } from 'node:os';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 
 const TABLE = 'aperture-bench-harness';
 const root = resolve(__dirname, '../..');
@@ -18,6 +18,7 @@ const { SCALES, buildDataset } = require('../../scripts/bench/dataset.mjs');
 const { loadDataset, loaderClient } = require('../../scripts/bench/loader.mjs');
 const { runScenario, depths } = require('../../scripts/bench/measure.mjs');
 const { markdownTables } = require('../../scripts/bench/report.mjs');
+const { settleRecentIds } = require('../../scripts/bench/settle.mjs');
 const { scenarioContext, scenarios } = require('../../scripts/bench/scenarios.mjs');
 const { bundle, checkEsbuildSettings, discoverFunctions } = require('../../scripts/bench/build.mjs');
 const lib = require('../../scripts/bench/lib-entry');
@@ -188,5 +189,23 @@ describe('benchmark report', () => {
     expect(md).toContain('| `GET /posts/{post_id}` | 1x | 5.3 | 9 | 4.5 | 7 | 2 | 7.5 | 3.5 | 0 |');
     expect(md).toContain('|  | 10x | error |');
     expect(md).toContain('| `postsGet` | 1,200 | 1.20 | 60 | 1.20 | 33 | 27 | 2.0 | 1.0 | 0.5 | 1.5 |');
+  });
+});
+
+describe('benchmark settle before the cold starts', () => {
+  it('brings a user whose follow edges moved without the stream up to date with the stream\'s own reaction, and no other', async () => {
+    await settleRecentIds(ds, lib);
+    const u = ds.users[5];
+    // A follow change as the follow transaction records it (edgesV moves), with no stream to follow it.
+    await docs.send(new UpdateCommand({ TableName: TABLE, Key: lib.keys.user(u.id), UpdateExpression: 'ADD edgesV :one', ExpressionAttributeValues: { ':one': 1 } }));
+    const before = (await docs.send(new GetCommand({ TableName: TABLE, Key: lib.keys.user(u.id), ConsistentRead: true }))).Item!;
+    expect(before.recentV).toBeLessThan(before.edgesV);
+
+    expect(await settleRecentIds(ds, lib)).toBe(1);
+    const after = (await docs.send(new GetCommand({ TableName: TABLE, Key: lib.keys.user(u.id), ConsistentRead: true }))).Item!;
+    expect(after.recentV).toBe(after.edgesV);
+    expect(after.recentFollowers).toHaveLength(SCALES.tiny.follows);
+    // A replay changes nothing.
+    expect(await settleRecentIds(ds, lib)).toBe(0);
   });
 });
