@@ -439,9 +439,9 @@ export const scenarios = [
   // Reports, and the moderator's queue and resolution of them. Each report is on a fresh post,
   // so that every call files a new one (201); the moderator dismisses them, oldest first.
   {
-    // 62 reports in all, filed before the resolution runs: its 20 warm-up and 30 measured calls
-    // (the default --iterations) resolve 50, which leaves 12 for its cold starts (--init-runs up to 12).
-    route: 'POST /reports', kind: 'write', status: 201, warmup: 32,
+    // 72 reports in all, filed before the resolution runs: its 20 warm-up and 30 measured calls
+    // (the default --iterations) resolve 50, which leaves 22 for its cold starts (--init-runs up to 22).
+    route: 'POST /reports', kind: 'write', status: 201, warmup: 42,
     request: async (ctx, k) => {
       const c = mod(k * 7 + 3, ctx.N);
       const p = ctx.first(ctx.ds.posts.length, (t) => ctx.post(k, t * 3 + 31),
