@@ -267,7 +267,8 @@ try {
   }
 
   process.stdout.write(`${endpointTable(result, selected)}\n`);
-  if (opts.init) process.stdout.write(`${bundleTable(result)}\n`);
+  // No cold starts without a scale (--scales none): no bundle table.
+  if (result.baseline) process.stdout.write(`${bundleTable(result)}\n`);
   if (result.feed) process.stdout.write(`\n${feedTable(result.feed)}\n\n${notificationsTable(result.notifications)}\n`);
   if (result.hotPost) process.stdout.write(`\n${hotPostTable(result.hotPost)}\n`);
   process.stdout.write(`\n${checks(result, selected)}\n`);

@@ -20,3 +20,4 @@ export { hashPassword } from '../../lib/auth/password';
 export { signToken } from '../../lib/auth/tokens';
 export { newSession, issue } from '../../lib/auth/sessions';
 export { refreshRecent } from '../../lib/graph/recent';
+export { goneItem } from '../../lib/account/gone';
