@@ -110,6 +110,9 @@ export async function readNotifications(caller: { userId: string; hidden(): Prom
   const after = cursor === undefined ? undefined : decodeCursor(cursor);
   // The count is read beside the first page read, never before it: a notification that lands
   // between the two reads is counted and not yet listed (the next read lists it), never the reverse.
+  // (With more than PER_ACTOR_MAX hidden users counted from the reads, a hidden user's
+  // notification landing in between is counted and never listed, until the next page: it
+  // takes a block or a suspension at that very moment.)
   // The hidden ids are read beside the first page (no round trip of their own) and applied to it after.
   const hiddenRead = caller.hidden();
   hiddenRead.catch(() => undefined); // awaited below; never an unhandled rejection meanwhile
@@ -146,12 +149,15 @@ export async function readNotifications(caller: { userId: string; hidden(): Prom
     if (!stateRead) {
       stateRead = notificationState(caller.userId);
       if (hidden.size <= PER_ACTOR_MAX) perActor = Promise.all([...hidden].map((h) => keysFrom(caller.userId, h)));
+      // Awaited after the page's reads; never an unhandled rejection while later reads are in flight.
+      for (const p of [stateRead, perActor]) p?.catch(() => undefined);
     }
   }
   const hiddenNow = hidden ?? new Set<string>();
   const reachedEnd = !more;
   const counted: Promise<[NotificationState, number]> = stateRead!.then(async (state) => {
-    if (hiddenNow.size === 0) return [state, 0];
+    // Nothing unread (or nothing hidden): nothing to take off, no request.
+    if (hiddenNow.size === 0 || state.unread === 0) return [state, 0];
     if (perActor) return [state, (await perActor).reduce((sum, sks) => sum + countUnread(sks, state.readUpTo), 0)];
     const fromReads = hiddenUnreadSeen(seen, hiddenNow, state.readUpTo, after === undefined, reachedEnd);
     if (fromReads !== undefined) return [state, fromReads];
@@ -160,7 +166,7 @@ export async function readNotifications(caller: { userId: string; hidden(): Prom
     const each = await Promise.all([...hiddenNow].map((h) => keysFrom(caller.userId, h)));
     return [state, each.reduce((sum, sks) => sum + countUnread(sks, state.readUpTo), 0)];
   });
-  for (const p of [counted, perActor]) p?.catch(() => undefined); // awaited by the caller; never an unhandled rejection meanwhile
+  counted.catch(() => undefined); // awaited by the caller beside the presentation; never an unhandled rejection meanwhile
   const page = shown.slice(0, limit);
   const hasMore = shown.length > limit || more;
   // The cursor is the last item shown, or (hidden items filled the reads) the last one read.

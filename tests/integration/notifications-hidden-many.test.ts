@@ -88,6 +88,43 @@ describe('unreadCount with more hidden users than PER_ACTOR_MAX (suspended accou
     expect(unreadQueries(inputs)).toBe(0);
   });
 
+  it('counts from reads that stopped at a read notification with more left, and from a hidden one the page\'s loop never reached', async () => {
+    const [me, friend] = await users(2);
+    const [, , s2, s3] = suspended;
+    // Newest first: s3, f1, f2, s2 (unread); then 30 read ones. With limit 1 the first read
+    // (2 items) shows f1 only; the second (25 items) shows f2 and stops the loop there, with
+    // s2 and 23 read ones read but never looked at, and 7 read ones left in the index.
+    for (let i = 0; i < 30; i++) await notify(me, friend);
+    await tick();
+    await markAllRead(me.id);
+    await tick();
+    await notify(me, s2!);
+    await notify(me, friend);
+    await notify(me, friend);
+    await notify(me, s3!);
+
+    const { result: page, inputs } = await requestsOf(() => list(me, { limit: '1' }));
+    expect(page.notifications.map((x) => x.actor._id)).toEqual([friend.id]);
+    expect(page.pagination.hasMore).toBe(true);
+    // Stored: 4 unread; both suspended accounts' are taken off, counted from the reads alone.
+    expect(page.unreadCount).toBe(2);
+    expect(perActorQueries(inputs)).toBe(0);
+    expect(unreadQueries(inputs)).toBe(0);
+  });
+
+  it('sends nothing more for a page past the first when nothing is unread', async () => {
+    const [me, friend] = await users(2);
+    for (let i = 0; i < 12; i++) await notify(me, friend);
+    await tick();
+    await markAllRead(me.id);
+    const first = await list(me, { limit: '5' });
+    const { result: next, inputs } = await requestsOf(() => list(me, { limit: '5', cursor: first.pagination.nextCursor! }));
+    expect(next.notifications).toHaveLength(5);
+    expect(next.unreadCount).toBe(0);
+    expect(perActorQueries(inputs)).toBe(0);
+    expect(unreadQueries(inputs)).toBe(0);
+  });
+
   it('reads the caller\'s unread ones once (actor ids only) when they go past the page, by the watermark', async () => {
     const [me, friend] = await users(2);
     const [, s1] = suspended;
