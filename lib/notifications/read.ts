@@ -63,7 +63,10 @@ async function keysFrom(recipientId: string, actorId: string): Promise<string[]>
 /** The sort key every unread notification's sorts after: the watermark's millisecond ("<readUpTo>#~" sorts after every "<readUpTo>#<id>", ASCII keys). */
 const unreadAfter = (readUpTo: string | undefined) => (readUpTo === undefined ? undefined : `${readUpTo}#~`);
 
-/** How many of an actor's notifications (GSI2 sort keys "<createdAt>#<id>") are after the read watermark. */
+/** The sort keys of each actor's notifications to the recipient (keysFrom, all at once). */
+const keysFromEach = (recipientId: string, actorIds: Set<string>) => Promise.all([...actorIds].map((a) => keysFrom(recipientId, a)));
+
+/** How many of the notifications with these sort keys ("<createdAt>#<id>", GSI1 and GSI2 alike) are after the read watermark. */
 export function countUnread(sortKeys: string[], readUpTo: string | undefined): number {
   const bound = unreadAfter(readUpTo);
   return bound === undefined ? sortKeys.length : sortKeys.filter((sk) => sk > bound).length;
@@ -82,8 +85,7 @@ export function hiddenUnreadSeen(seen: Seen[], hidden: Set<string>, readUpTo: st
   const bound = unreadAfter(readUpTo);
   const last = seen[seen.length - 1]?.sk;
   const all = fromNewest && (reachedEnd || (bound !== undefined && last !== undefined && last <= bound));
-  if (!all) return undefined;
-  return seen.filter((s) => hidden.has(s.actorId) && (bound === undefined || s.sk > bound)).length;
+  return all ? countUnread(seen.filter((s) => hidden.has(s.actorId)).map((s) => s.sk), readUpTo) : undefined;
 }
 
 /** The caller's unread notifications from hidden users, by one Query of its unread ones (GSI1 after the watermark, actor ids only). */
@@ -148,7 +150,7 @@ export async function readNotifications(caller: { userId: string; hidden(): Prom
     // The stored count, after the first read; the few hidden users' unread ones beside it.
     if (!stateRead) {
       stateRead = notificationState(caller.userId);
-      if (hidden.size <= PER_ACTOR_MAX) perActor = Promise.all([...hidden].map((h) => keysFrom(caller.userId, h)));
+      if (hidden.size <= PER_ACTOR_MAX) perActor = keysFromEach(caller.userId, hidden);
       // Awaited after the page's reads; never an unhandled rejection while later reads are in flight.
       for (const p of [stateRead, perActor]) p?.catch(() => undefined);
     }
@@ -158,12 +160,13 @@ export async function readNotifications(caller: { userId: string; hidden(): Prom
   const counted: Promise<[NotificationState, number]> = stateRead!.then(async (state) => {
     // Nothing unread (or nothing hidden): nothing to take off, no request.
     if (hiddenNow.size === 0 || state.unread === 0) return [state, 0];
-    if (perActor) return [state, (await perActor).reduce((sum, sks) => sum + countUnread(sks, state.readUpTo), 0)];
-    const fromReads = hiddenUnreadSeen(seen, hiddenNow, state.readUpTo, after === undefined, reachedEnd);
-    if (fromReads !== undefined) return [state, fromReads];
-    // A third round trip: the cheaper of the caller's unread ones and a Query per hidden user.
-    if (state.unread <= UNREAD_PER_ACTOR * hiddenNow.size) return [state, await hiddenUnreadQueried(pk, state.readUpTo, hiddenNow)];
-    const each = await Promise.all([...hiddenNow].map((h) => keysFrom(caller.userId, h)));
+    if (!perActor) {
+      const fromReads = hiddenUnreadSeen(seen, hiddenNow, state.readUpTo, after === undefined, reachedEnd);
+      if (fromReads !== undefined) return [state, fromReads];
+      // A third round trip: the cheaper of the caller's unread ones and a Query per hidden user.
+      if (state.unread <= UNREAD_PER_ACTOR * hiddenNow.size) return [state, await hiddenUnreadQueried(pk, state.readUpTo, hiddenNow)];
+    }
+    const each = await (perActor ?? keysFromEach(caller.userId, hiddenNow));
     return [state, each.reduce((sum, sks) => sum + countUnread(sks, state.readUpTo), 0)];
   });
   counted.catch(() => undefined); // awaited by the caller beside the presentation; never an unhandled rejection meanwhile
