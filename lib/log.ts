@@ -1,9 +1,14 @@
 // Structured logging: one JSON line per event, always with the trace id of the request
 // being served, so CloudWatch Logs Insights can join function logs to trace records.
-// The trace id is kept per invocation in an AsyncLocalStorage, not in a module variable:
-// in AWS one instance serves one invocation at a time, but `npm start` runs every function
-// in one process (serverless-offline's in-process runner, serverless.yml) and the tests call
-// handlers concurrently, so two invocations of one bundle interleave there.
+// The trace id is kept per invocation. In AWS one instance serves one invocation at a time,
+// so an invocation that starts while no other is in flight keeps its scope in a module
+// variable. Where invocations interleave (`npm start` runs every function in one process,
+// serverless-offline's in-process runner, serverless.yml; the tests call handlers
+// concurrently), each one that starts while another is in flight runs in an
+// AsyncLocalStorage of its own. Why not always the AsyncLocalStorage: in Node 22 its first
+// run turns on a hook on every promise the process makes, and the SDK makes hundreds per
+// request. A lone cold invocation's first answer paid 8 to 17 ms for them
+// (docs/PERFORMANCE.md, "The log scope without promise hooks").
 import { AsyncLocalStorage } from 'node:async_hooks';
 
 interface LogScope {
@@ -11,15 +16,33 @@ interface LogScope {
 }
 
 const scopes = new AsyncLocalStorage<LogScope>();
+/** The scope of the invocation that started alone; only ever one. */
+let lone: LogScope | undefined;
+let inFlight = 0;
 
-/** Runs fn with a log scope of its own: the trace id set inside it stays with its lines. */
-export function withLogScope<T>(fn: () => T): T {
-  return scopes.run({}, fn);
+/** The scope of the code running now: its AsyncLocalStorage one, else the lone invocation's. */
+const current = (): LogScope | undefined => scopes.getStore() ?? lone;
+
+/**
+ * Runs fn with a log scope of its own: the trace id set inside it stays with its lines. An
+ * invocation that starts alone holds the module's lone scope until it ends; one that starts
+ * beside it runs in the AsyncLocalStorage, whose store its own code sees first.
+ */
+export async function withLogScope<T>(fn: () => Promise<T>): Promise<T> {
+  const scope: LogScope = {};
+  inFlight += 1;
+  if (inFlight === 1) lone = scope;
+  try {
+    return await (lone === scope ? fn() : scopes.run(scope, fn));
+  } finally {
+    inFlight -= 1;
+    if (lone === scope) lone = undefined;
+  }
 }
 
 /** Sets the trace id of the current scope's lines (no scope: nothing to attach it to). */
 export function setLogTrace(traceId: string | undefined): void {
-  const scope = scopes.getStore();
+  const scope = current();
   if (scope) scope.traceId = traceId;
 }
 
@@ -30,7 +53,7 @@ export function setLogTrace(traceId: string | undefined): void {
 const xrayTraceId = () => /Root=([^;]+)/.exec(process.env._X_AMZN_TRACE_ID ?? '')?.[1];
 
 function write(level: 'INFO' | 'WARN' | 'ERROR', event: string, fields: Record<string, unknown>): void {
-  const line = JSON.stringify({ level, event, traceId: scopes.getStore()?.traceId, xrayTraceId: xrayTraceId(), time: new Date().toISOString(), ...fields });
+  const line = JSON.stringify({ level, event, traceId: current()?.traceId, xrayTraceId: xrayTraceId(), time: new Date().toISOString(), ...fields });
   (level === 'ERROR' ? process.stderr : process.stdout).write(`${line}\n`);
 }
 
