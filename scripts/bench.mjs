@@ -22,7 +22,7 @@ import { ensureTable, localClient, startDynamoLocal } from './lib/local-dynamodb
 import { bundle, checkEsbuildSettings, discoverFunctions, routeParams, routeShape } from './bench/build.mjs';
 import { SCALES, buildDataset } from './bench/dataset.mjs';
 import { loadDataset, loaderClient } from './bench/loader.mjs';
-import { apiEvent, median, runScenario } from './bench/measure.mjs';
+import { apiEvent, installDbMetrics, median, runScenario } from './bench/measure.mjs';
 import { scenarioContext, scenarioKey, scenarios } from './bench/scenarios.mjs';
 import { bundleTable, checks, endpointTable, markdownTables } from './bench/report.mjs';
 import { benchFeed, feedTable } from './bench/feed.mjs';
@@ -76,7 +76,8 @@ Object.assign(process.env, {
   AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local', AWS_NODEJS_CONNECTION_REUSE_ENABLED: '1',
 });
 const childEnv = { ...process.env };
-process.env.APERTURE_DB_METRICS = '1';
+// Every bundle required from here on records its DynamoDB requests (the cold-start processes do not).
+installDbMetrics();
 const raw = localClient(dynamo.endpoint);
 const sessions = loaderClient(dynamo.endpoint);
 

@@ -1,11 +1,45 @@
 // Calling a handler the way API Gateway + Lambda do, and turning the DynamoDB records of
-// each call (lib/db/metrics.ts) into the benchmark's figures: latency, requests, round
+// each call (installDbMetrics, below) into the benchmark's figures: latency, requests, round
 // trips on the critical path, capacity, and the "bare" latency of the same requests sent
 // directly, without the handler.
 import * as ddb from '@aws-sdk/client-dynamodb';
 import { transactWcu } from './capacity.mjs';
 
 export const METRICS_SINK = Symbol.for('aperture.dbMetrics');
+/** lib/db/client.ts hands its client to the function set under this symbol when it loads. */
+const DB_CLIENT_HOOK = Symbol.for('aperture.dbClient');
+
+/**
+ * Records every command of each module-scope client loaded after this call (the bundles'
+ * and lib's own: lib/db/client.ts), with its input as sent, its timing and the capacity it
+ * consumed: `{ command, input, start, end, consumed, returned, error }` into
+ * globalThis[METRICS_SINK]. Call it before the bundles or lib modules load.
+ */
+export function installDbMetrics() {
+  globalThis[DB_CLIENT_HOOK] = (client) => {
+    // Before the document client marshals: ask every command for its consumed capacity.
+    client.middlewareStack.add((next) => async (args) => next({ ...args, input: { ...args.input, ReturnConsumedCapacity: 'TOTAL' } }),
+      { step: 'initialize', name: 'apertureConsumedCapacity', priority: 'high' });
+    // After serialization: one record per command (retries included in its time).
+    client.middlewareStack.add((next, context) => async (args) => {
+      const record = { command: String(context.commandName ?? 'unknown'), input: args.input, start: performance.now(), end: 0 };
+      try {
+        const res = await next(args);
+        const out = res.output;
+        record.consumed = out.ConsumedCapacity;
+        // Items in the answer (BatchGet: over all tables), to price the keys that found none.
+        record.returned = out.Responses ? Object.values(out.Responses).reduce((n, items) => n + items.length, 0) : out.Items?.length ?? (out.Item ? 1 : 0);
+        return res;
+      } catch (err) {
+        record.error = err.name;
+        throw err;
+      } finally {
+        record.end = performance.now();
+        (globalThis[METRICS_SINK] ??= []).push(record);
+      }
+    }, { step: 'build', name: 'apertureDbMetrics', priority: 'low' });
+  };
+}
 const READS = new Set(['GetItemCommand', 'BatchGetItemCommand', 'QueryCommand', 'ScanCommand', 'TransactGetItemsCommand']);
 
 let seq = 0;

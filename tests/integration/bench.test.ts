@@ -11,12 +11,12 @@ const TABLE = 'aperture-bench-harness';
 const root = resolve(__dirname, '../..');
 
 // The bench modules and lib are required after the environment names the harness table
-// and turns the metrics on: lib/db/client.ts reads both when it loads.
+// and the metrics are installed: lib/db/client.ts reads both when it loads.
 process.env.TABLE_NAME = TABLE;
-process.env.APERTURE_DB_METRICS = '1';
+const { runScenario, depths, installDbMetrics } = require('../../scripts/bench/measure.mjs');
+installDbMetrics();
 const { SCALES, buildDataset } = require('../../scripts/bench/dataset.mjs');
 const { loadDataset, loaderClient } = require('../../scripts/bench/loader.mjs');
-const { runScenario, depths } = require('../../scripts/bench/measure.mjs');
 const { markdownTables } = require('../../scripts/bench/report.mjs');
 const { settleRecentIds } = require('../../scripts/bench/settle.mjs');
 const { scenarioContext, scenarios } = require('../../scripts/bench/scenarios.mjs');

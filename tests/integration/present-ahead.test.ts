@@ -2,9 +2,9 @@
 // presentAhead: the home feed starts its entries' likers and flags beside their posts, one
 // round trip earlier): what was started is used and not read again, what was not is read, and
 // the answer is the same as presenting from nothing.
-// The request counter is the benchmark's (lib/db/metrics.ts), installed before the modules load.
-process.env.APERTURE_DB_METRICS = '1';
+// The request counter is the benchmark's (scripts/bench/measure.mjs), installed before the modules load.
 /* eslint-disable @typescript-eslint/no-require-imports */
+(require('../../scripts/bench/measure.mjs') as { installDbMetrics: () => void }).installDbMetrics();
 const { makePost, users } = require('../support/posts') as typeof import('../support/posts');
 const { call } = require('../support/invoke') as typeof import('../support/invoke');
 const { getItem } = require('../support/db') as typeof import('../support/db');

@@ -1,9 +1,9 @@
 // The newest follower and following ids kept on each user item by the real change stream
 // (lib/graph/recent.ts), and the lists and suggestions that present users from them
 // without two edge Queries per user (docs/ARCHITECTURE.md, "Recent ids on the user item").
-// The request counter is the benchmark's (lib/db/metrics.ts), installed before the modules load.
-process.env.APERTURE_DB_METRICS = '1';
+// The request counter is the benchmark's (scripts/bench/measure.mjs), installed before the modules load.
 /* eslint-disable @typescript-eslint/no-require-imports */
+(require('../../scripts/bench/measure.mjs') as { installDbMetrics: () => void }).installDbMetrics();
 require('../support/own-stream-table');
 const { users } = require('../support/posts') as typeof import('../support/posts');
 const { block, follow, followers, unfollow } = require('../support/graph') as typeof import('../support/graph');
