@@ -178,6 +178,11 @@ export const mediaOf = (ownerId: string) => `MEDIAOF#${ownerId}`;
 // (lib/graph/relations.ts) and as a whole beside the block lists (lib/graph/hidden.ts).
 export const gone = (userId: string) => ({ PK: 'GONE', SK: userId });
 export const goneAll = () => 'GONE';
+// The partition's version: a counter every transaction that adds or removes a GONE item moves,
+// so an instance that read the partition once reads only this item while nothing changed
+// (lib/graph/hidden.ts). Its sort key sorts before every user id (ULIDs are digits and capitals).
+export const GONE_VERSION_SK = '#VERSION';
+export const goneVersion = () => ({ PK: 'GONE', SK: GONE_VERSION_SK });
 
 // Reports (contract section 15): one open report per target; who reported it, one small
 // item each (so a repeat is found by key and the report never grows); GSI1 is the queue of

@@ -31,6 +31,7 @@ import { removeMedia } from '../media/use';
 import { removeAuthorFromFeeds } from '../feed/fanout';
 import { logger } from '../log';
 import { FINAL_KIND, SWEEP_KINDS, jobItem, jobKind, type AccountParams } from './jobs';
+import { goneChanged } from './gone';
 
 /** Items per Query page. */
 export const CHUNK = 500;
@@ -236,6 +237,7 @@ async function finish(params: AccountParams): Promise<void> {
     await transact([
       { op: { Delete: { TableName: TABLE, Key: keys.user(params.userId), ConditionExpression: 'attribute_exists(deletedAt)' } } },
       { op: { Delete: { TableName: TABLE, Key: keys.gone(params.userId), ConditionExpression: 'reason = :deleted', ExpressionAttributeValues: { ':deleted': 'deleted' } } } },
+      goneChanged(),
     ]);
     logger.info('account_cleanup_done', { userId: params.userId });
   } catch (err) {

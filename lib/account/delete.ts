@@ -11,7 +11,7 @@ import { InvalidCredentials } from '../errors';
 import { diffState } from '../audit/diff';
 import type { TraceContext } from '../audit/context';
 import { TABLE } from '../db/client';
-import { goneItem } from './gone';
+import { goneChanged, goneItem } from './gone';
 import { SWEEP_KINDS, jobItem, type AccountParams } from './jobs';
 
 export async function deleteAccount(user: UserItem, trace: TraceContext, payload: Record<string, unknown>): Promise<void> {
@@ -31,6 +31,7 @@ export async function deleteAccount(user: UserItem, trace: TraceContext, payload
     extra: [
       ...releaseNames(user),
       goneItem(user.id, 'deleted', now, SWEEP_KINDS.map((s) => s.kind)),
+      goneChanged(),
       ...SWEEP_KINDS.filter((s) => !s.after).map((s) => ({ op: { Put: { TableName: TABLE, Item: jobItem(s.kind, params, now) } } })),
     ],
   });

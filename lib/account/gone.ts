@@ -5,7 +5,8 @@
 // that blocked them, so the block filters of section 6 hide it everywhere they hide a blocker
 // (lib/graph/relations.ts reads the item beside the block edges; lib/graph/hidden.ts puts the
 // GONE partition into every viewer's `blockedBy`; the like, bookmark and follow transactions
-// check it as they check a block).
+// check it as they check a block). Every transaction that puts or removes one also moves the
+// partition's version (goneChanged), which keeps each instance's copy of it exact.
 import { TABLE } from '../db/client';
 import type { TxItem } from '../db/transact';
 import type { ApiError } from '../errors';
@@ -37,6 +38,24 @@ export function goneItem(userId: string, reason: GoneReason, since: string, jobs
   };
   return { op: { Put: { TableName: TABLE, Item: item } } };
 }
+
+/**
+ * Every transaction that puts or removes a GONE item carries this: it moves the partition's
+ * version, which tells each instance's copy of the partition that it is out of date
+ * (lib/graph/hidden.ts goneIds). One small item; only suspensions, unsuspensions and the two
+ * ends of a deletion write it, and conflicting ones retry (lib/db/transact.ts).
+ */
+export const goneChanged = (): TxItem => ({
+  op: {
+    Update: {
+      TableName: TABLE,
+      Key: keys.goneVersion(),
+      UpdateExpression: 'SET #type = :type ADD v :one',
+      ExpressionAttributeNames: { '#type': 'type' },
+      ExpressionAttributeValues: { ':type': 'GONE_VERSION', ':one': 1 },
+    },
+  },
+});
 
 /** Shows a suspended account again; a deleted one's item is left alone (its cleanup removes it). */
 export const unsuspended = (userId: string, error: () => ApiError): TxItem => ({

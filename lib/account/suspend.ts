@@ -11,7 +11,7 @@ import { endAllSessions } from '../auth/sessions';
 import { logItem } from '../audit/records';
 import type { TraceContext } from '../audit/context';
 import type { UserItem } from '../users/model';
-import { goneItem, unsuspended } from './gone';
+import { goneChanged, goneItem, unsuspended } from './gone';
 
 /** Suspends `user` (with `extra` items in the same transaction: the report's resolution). */
 export async function suspendAccount(user: UserItem, moderatorId: string, trace: TraceContext, payload: Record<string, unknown>, extra: TxItem[] = []): Promise<void> {
@@ -28,6 +28,7 @@ export async function suspendAccount(user: UserItem, moderatorId: string, trace:
     onConflict: () => new NotFound('user'),
     extra: [
       goneItem(user.id, 'suspended', now),
+      goneChanged(),
       ...extra,
     ],
   });
@@ -47,6 +48,7 @@ export async function unsuspendAccount(user: UserItem, moderatorId: string, trac
       onConditionFailed: () => new NotFound('user'),
     },
     unsuspended(user.id, () => new NotFound('user')),
+    goneChanged(),
     logItem(trace, {
       type: 'USER_UNSUSPENDED',
       description: `Moderator ${moderatorId} lifted the suspension of user @${user.username}.`,

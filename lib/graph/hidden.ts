@@ -7,7 +7,7 @@
 // sections 13 and 15) is, to every viewer, one that blocked them: it is in every viewer's
 // `blockedBy` here, and relations() (lib/graph/relations.ts) reports it as `blocksCaller`. So
 // every block filter hides it, with no second copy of them (lib/account/gone.ts).
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from '../db/client';
 import { edgeIds } from '../users/repo';
 import * as keys from '../keys';
@@ -22,24 +22,70 @@ export interface BlockLists {
   blockedBy: string[];
 }
 
-/** The accounts hidden from everyone: one consistent Query of the GONE partition (ids only). */
-export async function goneIds(): Promise<string[]> {
+/** The GONE partition as this instance last read it whole: its version and its ids. */
+interface GoneCopy {
+  version: number;
+  ids: string[];
+  readAt: number;
+}
+let copy: GoneCopy | undefined;
+
+/**
+ * A copy this old is read again whole even when the version has not moved. Why at all: the
+ * whole read takes the version from the partition's first item and the ids after it, and a
+ * Query does not see a transaction's items all at one moment. A change that commits while
+ * the Query runs can leave a copy whose version is new and whose ids are not; this bounds
+ * how long such a copy serves (docs/ARCHITECTURE.md, pattern 43).
+ */
+export const GONE_COPY_MAX_AGE_MS = 60_000;
+
+const versionOf = (item: Record<string, unknown> | undefined) => Number(item?.v ?? 0);
+
+/** The partition's version alone: one consistent GetItem of one small item. */
+async function goneVersion(): Promise<number> {
+  const res = await db.send(new GetCommand({ TableName: TABLE, Key: keys.goneVersion(), ProjectionExpression: 'v', ConsistentRead: true }));
+  return versionOf(res.Item);
+}
+
+/** The whole partition, consistent: its version item first (its key sorts first), then up to HIDDEN_LIMIT ids. */
+async function readGone(): Promise<GoneCopy> {
+  const readAt = Date.now();
   const ids: string[] = [];
+  let version = 0;
   let start: Record<string, unknown> | undefined;
   do {
     const res = await db.send(new QueryCommand({
       TableName: TABLE,
       KeyConditionExpression: 'PK = :pk',
       ExpressionAttributeValues: { ':pk': keys.goneAll() },
-      ProjectionExpression: 'SK',
+      ProjectionExpression: 'SK, v',
       ConsistentRead: true,
       ExclusiveStartKey: start,
       Limit: HIDDEN_LIMIT - ids.length,
     }));
-    for (const item of res.Items ?? []) ids.push(String(item.SK));
+    for (const item of res.Items ?? []) {
+      if (item.SK === keys.GONE_VERSION_SK) version = versionOf(item);
+      else ids.push(String(item.SK));
+    }
     start = res.LastEvaluatedKey;
   } while (start && ids.length < HIDDEN_LIMIT);
-  return ids;
+  return { version, ids, readAt };
+}
+
+/**
+ * The accounts hidden from everyone, exact at the time of the call. An instance reads the
+ * GONE partition whole once, then only its version while the version stays where it was
+ * (every transaction that puts or removes a GONE item moves it: lib/account/gone.ts
+ * goneChanged). So a request pays one small consistent read, not the whole partition, which
+ * grows with the stage's suspended accounts (1,000 of them: 29 RCU a request). Read whole
+ * again: when the version moved, and once the copy is GONE_COPY_MAX_AGE_MS old.
+ */
+export async function goneIds(): Promise<string[]> {
+  const held = copy;
+  if (held && Date.now() - held.readAt < GONE_COPY_MAX_AGE_MS && (await goneVersion()) === held.version) return held.ids;
+  // Two requests may read at once: whichever is kept, its version is its own ids'.
+  copy = await readGone();
+  return copy.ids;
 }
 
 /** Newest first, as the block indexes order them (`<createdAt>#<id>`, descending). */

@@ -13,7 +13,7 @@ import { addNotification, markAllRead } from '../../lib/notifications/store';
 import { PER_ACTOR_MAX, UNREAD_PER_ACTOR, hiddenUnreadSeen } from '../../lib/notifications/read';
 import { suspendAccount, unsuspendAccount } from '../../lib/account/suspend';
 import { getUser } from '../../lib/users/repo';
-import { db } from '../../lib/db/client';
+import { requestsOf } from '../support/db';
 import { handler as listH } from '../../functions/notifications/list';
 
 type Page = { notifications: { actor: { _id: string }; read: boolean }[]; unreadCount: number; pagination: { hasMore: boolean; nextCursor: string | null } };
@@ -36,16 +36,6 @@ const trace = (stepId: string) => ({ traceId: `hidden-many-${stepId}`, scenarioI
 const suspend = async (u: TestUser, moderator: TestUser) => suspendAccount((await getUser(u.id))!, moderator.id, trace(`suspend-${u.id}`), {});
 const unsuspend = async (u: TestUser, moderator: TestUser) => unsuspendAccount((await getUser(u.id))!, moderator.id, trace(`unsuspend-${u.id}`), {});
 
-/** The DynamoDB requests a call sends, as the handler sends them (a spy that calls through). */
-async function requestsOf<T>(fn: () => Promise<T>): Promise<{ result: T; inputs: Record<string, unknown>[] }> {
-  const send = jest.spyOn(db, 'send');
-  try {
-    const result = await fn();
-    return { result, inputs: send.mock.calls.map((c) => ((c[0] as { input?: Record<string, unknown> }).input ?? {})) };
-  } finally {
-    send.mockRestore();
-  }
-}
 const perActorQueries = (inputs: Record<string, unknown>[]) => inputs.filter((i) => i.IndexName === 'GSI2' && i.ProjectionExpression === 'GSI2SK').length;
 const unreadQueries = (inputs: Record<string, unknown>[]) => inputs.filter((i) => i.IndexName === 'GSI1' && i.ProjectionExpression === 'actorId').length;
 

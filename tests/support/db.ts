@@ -19,3 +19,14 @@ export async function queryAll(pk: string) {
   } while (start);
   return items;
 }
+
+/** The DynamoDB requests fn sends through the shared client, as sent (a spy that calls through). */
+export async function requestsOf<T>(fn: () => Promise<T>): Promise<{ result: T; inputs: Record<string, unknown>[] }> {
+  const send = jest.spyOn(db, 'send');
+  try {
+    const result = await fn();
+    return { result, inputs: send.mock.calls.map((c) => ((c[0] as { input?: Record<string, unknown> }).input ?? {})) };
+  } finally {
+    send.mockRestore();
+  }
+}
