@@ -1,14 +1,16 @@
 // Structured logging: one JSON line per event, always with the trace id of the request
 // being served, so CloudWatch Logs Insights can join function logs to trace records.
 // The trace id is kept per invocation. In AWS one instance serves one invocation at a time,
-// so an invocation that starts while no other is in flight keeps its scope in a module
+// so an invocation that starts while no other holds it keeps its scope in a module
 // variable. Where invocations interleave (`npm start` runs every function in one process,
 // serverless-offline's in-process runner, serverless.yml; the tests call handlers
 // concurrently), each one that starts while another is in flight runs in an
 // AsyncLocalStorage of its own. Why not always the AsyncLocalStorage: in Node 22 its first
 // run turns on a hook on every promise the process makes, and the SDK makes hundreds per
-// request. A lone cold invocation's first answer paid 8 to 17 ms for them
-// (docs/PERFORMANCE.md, "The log scope without promise hooks").
+// request. A lone cold invocation's first answer paid 5 to 13 ms for them
+// (docs/PERFORMANCE.md, "The log scope, the SDK's logger and the GONE copy"). A line written
+// after its invocation ended would take the scope of the next lone one: nothing of an
+// invocation runs on after its answer (lib/auth/caller.ts settled).
 import { AsyncLocalStorage } from 'node:async_hooks';
 
 interface LogScope {
@@ -16,26 +18,25 @@ interface LogScope {
 }
 
 const scopes = new AsyncLocalStorage<LogScope>();
-/** The scope of the invocation that started alone; only ever one. */
+/** The scope of the invocation that started while no other held this one; only ever one. */
 let lone: LogScope | undefined;
-let inFlight = 0;
 
 /** The scope of the code running now: its AsyncLocalStorage one, else the lone invocation's. */
 const current = (): LogScope | undefined => scopes.getStore() ?? lone;
 
 /**
  * Runs fn with a log scope of its own: the trace id set inside it stays with its lines. An
- * invocation that starts alone holds the module's lone scope until it ends; one that starts
- * beside it runs in the AsyncLocalStorage, whose store its own code sees first.
+ * invocation that starts while no lone one is in flight is the lone one until it ends; one
+ * that starts beside it runs in the AsyncLocalStorage, whose store its own code sees first.
+ * (An AsyncLocalStorage invocation never reads the lone scope, so a lone one may start
+ * while it is still in flight.)
  */
 export async function withLogScope<T>(fn: () => Promise<T>): Promise<T> {
   const scope: LogScope = {};
-  inFlight += 1;
-  if (inFlight === 1) lone = scope;
+  lone ??= scope;
   try {
     return await (lone === scope ? fn() : scopes.run(scope, fn));
   } finally {
-    inFlight -= 1;
     if (lone === scope) lone = undefined;
   }
 }

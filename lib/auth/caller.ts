@@ -14,4 +14,10 @@ export interface Caller {
   blockLists(): Promise<BlockLists>;
   /** Ids of the users on either side of a block with the caller. */
   hidden(): Promise<Set<string>>;
+  /**
+   * Waits for the reads above that were started (never throws). The answer waits for it: no
+   * read of an invocation is left running after its answer, where Lambda would freeze it and
+   * finish it, and log it, inside the next invocation (lib/log.ts).
+   */
+  settled(): Promise<void>;
 }

@@ -20,19 +20,19 @@ export const dynamo = new DynamoDBClient({
 // The SDK's logger middleware copies every input and output through its sensitive-data
 // filter for the logger, even the default one that logs nothing. We give it no logger (our
 // own log line per call is logCalls, below), so the copy was pure cost: a BatchGet of 11
-// users took 1.7 to 2.4 ms of CPU with it, 1.2 to 1.7 ms without (docs/PERFORMANCE.md).
+// users took 1.7 to 2.4 ms of CPU with it, 1.2 to 1.7 ms without (docs/PERFORMANCE.md, "The log
+// scope, the SDK's logger and the GONE copy").
 dynamo.middlewareStack.remove('loggerMiddleware');
 export const db = DynamoDBDocumentClient.from(dynamo, {
   marshallOptions: { removeUndefinedValues: true },
 });
 export const TABLE = config.tableName;
 /**
- * A function the process set on globalThis under this symbol before loading the module gets
+ * A function the process set on globalThis under Symbol.for('aperture.dbClient') before loading the module gets
  * the client to instrument: the benchmark's recorder of every request (scripts/bench/measure.mjs
  * installDbMetrics), which so stays out of the deployed bundles. Nothing sets it in a stage.
  */
-export const DB_CLIENT_HOOK = Symbol.for('aperture.dbClient');
-const hook = (globalThis as Record<symbol, unknown>)[DB_CLIENT_HOOK];
+const hook = (globalThis as Record<symbol, unknown>)[Symbol.for('aperture.dbClient')];
 if (typeof hook === 'function') hook(dynamo);
 // Every call logged under the request's trace id (deployed stages; lib/db/metrics.ts).
 if (config.logDbCalls) logCalls(dynamo, logger.info);

@@ -1,6 +1,6 @@
 // One log line per DynamoDB call, with the capacity it consumed (LOG_DB_CALLS, below). The
 // benchmark's recorder of every request is not here: scripts/bench/measure.mjs installs it
-// from outside the bundle (lib/db/client.ts, DB_CLIENT_HOOK), so no deployed function carries it.
+// from outside the bundle (lib/db/client.ts calls it back), so no deployed function carries it.
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 
 /** Before the document client marshals: ask every command for its consumed capacity. */

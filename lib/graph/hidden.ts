@@ -41,12 +41,6 @@ export const GONE_COPY_MAX_AGE_MS = 60_000;
 
 const versionOf = (item: Record<string, unknown> | undefined) => Number(item?.v ?? 0);
 
-/** The partition's version alone: one consistent GetItem of one small item. */
-async function goneVersion(): Promise<number> {
-  const res = await db.send(new GetCommand({ TableName: TABLE, Key: keys.goneVersion(), ProjectionExpression: 'v', ConsistentRead: true }));
-  return versionOf(res.Item);
-}
-
 /** The whole partition, consistent: its version item first (its key sorts first), then up to HIDDEN_LIMIT ids. */
 async function readGone(): Promise<GoneCopy> {
   const readAt = Date.now();
@@ -82,7 +76,11 @@ async function readGone(): Promise<GoneCopy> {
  */
 export async function goneIds(): Promise<string[]> {
   const held = copy;
-  if (held && Date.now() - held.readAt < GONE_COPY_MAX_AGE_MS && (await goneVersion()) === held.version) return held.ids;
+  // The version alone: one consistent GetItem of one small item.
+  if (held && Date.now() - held.readAt < GONE_COPY_MAX_AGE_MS
+    && versionOf((await db.send(new GetCommand({ TableName: TABLE, Key: keys.goneVersion(), ConsistentRead: true }))).Item) === held.version) {
+    return held.ids;
+  }
   // Two requests may read at once: whichever is kept, its version is its own ids'.
   copy = await readGone();
   return copy.ids;

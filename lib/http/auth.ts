@@ -24,6 +24,9 @@ export async function authenticate(authorization: string | undefined): Promise<C
     user: () => (pending ??= sessionUser(claims)),
     blockLists,
     hidden: () => (hidden ??= blockLists().then(hiddenIds)),
+    settled: async () => {
+      await Promise.allSettled([pending, lists, hidden]);
+    },
   };
 }
 
@@ -40,7 +43,9 @@ export function authentication(required: boolean, readsHidden: (event: APIGatewa
       state(request).caller = caller;
     },
     after: async (request) => {
-      await state(request).caller?.user();
+      const caller = state(request).caller;
+      await caller?.settled();
+      await caller?.user();
     },
   };
 }

@@ -70,7 +70,10 @@ async function recordFailure(request: MiddyRequest, err: ApiError): Promise<void
  */
 async function accountFirst(request: MiddyRequest): Promise<unknown> {
   const caller = state(request).caller;
-  if (!caller || request.error instanceof Unauthorized) return request.error;
+  if (!caller) return request.error;
+  // The reads authentication started beside the handler end before the answer (lib/auth/caller.ts settled).
+  await caller.settled();
+  if (request.error instanceof Unauthorized) return request.error;
   try {
     await caller.user();
   } catch (err) {
