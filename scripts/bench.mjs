@@ -176,6 +176,15 @@ try {
     const ctx = scenarioContext(ds, {
       signToken: lib.signToken, runTag, startSession, keys: lib.keys, newId: lib.newId,
       put: (item) => sessions.send(new PutCommand({ TableName: TABLE, Item: item })),
+      // A new user (no edges, no content) suspended as a moderator's resolution suspends
+      // (lib/account/suspend.ts): the unsuspend scenario's target.
+      suspendFresh: async () => {
+        const id = lib.newId();
+        const user = lib.newUserItem(id, { name: 'Suspended Bench', username: `sb_${id.toLowerCase()}`, email: `${id.toLowerCase()}@bench.test`, passwordHash: 'unused' }, new Date().toISOString());
+        await sessions.send(new PutCommand({ TableName: TABLE, Item: user }));
+        await lib.suspendAccount(user, ds.users[0].id, { traceId: `bench-suspend-${id}`, scenarioId: 'bench', stepId: 'suspend', simTimestamp: Date.now() }, {});
+        return id;
+      },
       openReports: async () => {
         const res = await sessions.send(new QueryCommand({
           TableName: TABLE, IndexName: 'GSI1', KeyConditionExpression: 'GSI1PK = :q', ExpressionAttributeValues: { ':q': lib.keys.reportQueue('open') }, Limit: 100,

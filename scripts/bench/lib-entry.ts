@@ -1,7 +1,8 @@
 // What the benchmark's loader and scenarios take from lib/: the key builders, the item
 // builders the writes use (so the loaded data has exactly the shapes of real writes), the
-// log record shape, password hashing, sessions and tokens, and the stream's recent-ids reaction
-// (run by the benchmark, which has no stream, before the cold starts). scripts/bench.mjs bundles this file with
+// log record shape, password hashing, sessions and tokens, the stream's recent-ids reaction
+// (run by the benchmark, which has no stream, before the cold starts), and the suspension the
+// unsuspend scenario lifts. scripts/bench.mjs bundles this file with
 // esbuild; the harness test imports it directly.
 export * as keys from '../../lib/keys';
 export { shardOf, FEED_SHARDS, POPULAR_SHARDS } from '../../lib/keys';
@@ -21,3 +22,4 @@ export { signToken } from '../../lib/auth/tokens';
 export { newSession, issue } from '../../lib/auth/sessions';
 export { refreshRecent } from '../../lib/graph/recent';
 export { goneItem } from '../../lib/account/gone';
+export { suspendAccount } from '../../lib/account/suspend';

@@ -170,7 +170,7 @@ export function checks(result, scenarios) {
       const e = scale.endpoints[s.route];
       return `${scale.name} ${ok(e) ? fmt(e.wcu) : e?.status ?? '-'}`;
     });
-    out.push(`     ${pad(s.route, 40)}${cells.join('   ')}`);
+    out.push(`     ${pad(s.route, 44)}${cells.join('   ')}`);
   }
   return out.join('\n');
 }

@@ -20,7 +20,7 @@ import { PASSWORD } from './dataset.mjs';
 const mod = (a, n) => ((a % n) + n) % n;
 
 /** Helpers over one loaded data set, shared by the scenarios of a scale. */
-export function scenarioContext(ds, { signToken, runTag, startSession, put, openReports, keys, newId }) {
+export function scenarioContext(ds, { signToken, runTag, startSession, put, openReports, suspendFresh, keys, newId }) {
   const tokens = new Map();
   const claimed = new Set();
   const gonePosts = new Set();
@@ -61,6 +61,11 @@ export function scenarioContext(ds, { signToken, runTag, startSession, put, open
     openReports: () => {
       if (!openReports) throw new Error('this scenario context cannot read reports');
       return openReports();
+    },
+    /** The id of a new user, suspended outside the measured call. */
+    suspendFresh: () => {
+      if (!suspendFresh) throw new Error('this scenario context cannot suspend accounts');
+      return suspendFresh();
     },
     /** A new session of user i, written outside the measured call: { token, refreshToken, sessionId }. */
     startSession: (i) => {
@@ -462,6 +467,12 @@ export const scenarios = [
       const id = ctx.first(open.length, (j) => open[j], () => true, (x) => `resolve:${x}`);
       return { token: await ctx.modToken(k * 7 + 1), params: { report_id: id }, body: { action: 'dismiss' } };
     },
+  },
+  {
+    // A suspended account per call: a new user, suspended outside the measured call (no other
+    // scenario names it), and its suspension lifted by the moderator.
+    route: 'POST /moderation/users/{user_id}/unsuspend', kind: 'write', warmup: 20,
+    request: async (ctx, k) => ({ token: await ctx.modToken(k * 7 + 1), params: { user_id: await ctx.suspendFresh() } }),
   },
 
   // `late`: the scenarios that take away what earlier requests name; the cold starts run
