@@ -7,7 +7,7 @@
 // concurrently), each one that starts while another is in flight runs in an
 // AsyncLocalStorage of its own. Why not always the AsyncLocalStorage: in Node 22 its first
 // run turns on a hook on every promise the process makes, and the SDK makes hundreds per
-// request. A lone cold invocation's first answer paid 5 to 13 ms for them
+// request. A lone cold invocation's first answer paid 5 to 17 ms for them
 // (docs/PERFORMANCE.md, "The log scope, the SDK's logger and the GONE copy"). A line written
 // after its invocation ended would take the scope of the next lone one: nothing of an
 // invocation runs on after its answer (lib/auth/caller.ts settled).
