@@ -4,7 +4,7 @@
 // so an invocation that starts while no other holds it keeps its scope in a module
 // variable. Where invocations interleave (`npm start` runs every function in one process,
 // serverless-offline's in-process runner, serverless.yml; the tests call handlers
-// concurrently), each one that starts while another is in flight runs in an
+// concurrently), each one that starts while the lone one is in flight runs in an
 // AsyncLocalStorage of its own. Why not always the AsyncLocalStorage: in Node 22 its first
 // run turns on a hook on every promise the process makes, and the SDK makes hundreds per
 // request. A lone cold invocation's first answer paid 5 to 17 ms for them

@@ -173,15 +173,15 @@ try {
     say(`loading ${scale.name}: ${scale.users} users, ${ds.posts.length} posts`);
     const load = await loadDataset(ds, lib, { endpoint: dynamo.endpoint, table: TABLE, concurrency: 16 });
     say(`loaded ${load.items} items in ${(load.ms / 1000).toFixed(1)} s`);
+    const put = (item) => sessions.send(new PutCommand({ TableName: TABLE, Item: item }));
     const ctx = scenarioContext(ds, {
-      signToken: lib.signToken, runTag, startSession, keys: lib.keys, newId: lib.newId,
-      put: (item) => sessions.send(new PutCommand({ TableName: TABLE, Item: item })),
+      signToken: lib.signToken, runTag, startSession, keys: lib.keys, newId: lib.newId, put,
       // A new user (no edges, no content) suspended as a moderator's resolution suspends
       // (lib/account/suspend.ts): the unsuspend scenario's target.
       suspendFresh: async () => {
         const id = lib.newId();
         const user = lib.newUserItem(id, { name: 'Suspended Bench', username: `sb_${id.toLowerCase()}`, email: `${id.toLowerCase()}@bench.test`, passwordHash: 'unused' }, new Date().toISOString());
-        await sessions.send(new PutCommand({ TableName: TABLE, Item: user }));
+        await put(user);
         await lib.suspendAccount(user, ds.users[0].id, { traceId: `bench-suspend-${id}`, scenarioId: 'bench', stepId: 'suspend', simTimestamp: Date.now() }, {});
         return id;
       },
