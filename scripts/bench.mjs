@@ -28,7 +28,7 @@ import { bundleTable, checks, endpointTable, markdownTables } from './bench/repo
 import { benchFeed, feedTable } from './bench/feed.mjs';
 import { benchNotifications, notificationsTable } from './bench/notifications.mjs';
 import { benchHotPost, hotPostTable } from './bench/hot-post.mjs';
-import { settleRecentIds } from './bench/settle.mjs';
+import { settleRecentIds, settleRecentLikers } from './bench/settle.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const require = createRequire(import.meta.url);
@@ -212,6 +212,9 @@ try {
       const moved = await settleRecentIds(ds, lib);
       say(`${scale.name}: recent ids brought up to date for ${moved} of ${ds.N} users (the stream's reaction, before the cold starts)`);
       result.recentIdsSettled = { users: ds.N, moved };
+      const likersMoved = await settleRecentLikers(ds, lib);
+      say(`${scale.name}: recent likers brought up to date for ${likersMoved} of ${ds.posts.length} posts`);
+      result.recentLikersSettled = { posts: ds.posts.length, moved: likersMoved };
       measureColdStarts();
     };
     for (const s of selected) {

@@ -10,11 +10,13 @@ import { feedJobs, feedReactions } from '../../lib/feed/reactions';
 import { notificationReactions } from '../../lib/notifications/reactions';
 import { accountJobs } from '../../lib/account/cleanup';
 import { recentReactions } from '../../lib/graph/recent';
+import { likersReactions } from '../../lib/posts/recent-likers';
 
 export const reactions: Reaction[] = [
   ...feedReactions,
   ...notificationReactions,
   ...recentReactions,
+  ...likersReactions,
   jobReaction([...feedJobs, ...accountJobs]),
 ];
 

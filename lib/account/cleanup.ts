@@ -77,19 +77,24 @@ interface Counted {
 }
 
 const edgeDelete = (edge: Key): TxItem => ({ op: { Delete: { TableName: TABLE, Key: edge, ConditionExpression: 'attribute_exists(PK)' } } });
-const counterDown = (key: Key, field: string): TxItem => ({
-  op: {
-    Update: {
-      TableName: TABLE,
-      Key: key,
-      // A follow edge's counter: edgesV moves too (lib/graph/recent.ts).
-      UpdateExpression: field === 'followersCount' || field === 'followingCount' ? 'ADD #f :minus, edgesV :one' : 'ADD #f :minus',
-      ConditionExpression: 'attribute_exists(PK)',
-      ExpressionAttributeNames: { '#f': field },
-      ExpressionAttributeValues: field === 'followersCount' || field === 'followingCount' ? { ':minus': -1, ':one': 1 } : { ':minus': -1 },
+/** The version an edge's counter moves with: a follow's edgesV (lib/graph/recent.ts), a post like's likesV (lib/posts/recent-likers.ts). */
+const versionOf = (key: Key, field: string): string | undefined =>
+  (field === 'followersCount' || field === 'followingCount' ? 'edgesV' : field === 'likesCount' && key.SK === 'POST' ? 'likesV' : undefined);
+const counterDown = (key: Key, field: string): TxItem => {
+  const version = versionOf(key, field);
+  return {
+    op: {
+      Update: {
+        TableName: TABLE,
+        Key: key,
+        UpdateExpression: version ? 'ADD #f :minus, #v :one' : 'ADD #f :minus',
+        ConditionExpression: 'attribute_exists(PK)',
+        ExpressionAttributeNames: { '#f': field, ...(version ? { '#v': version } : {}) },
+        ExpressionAttributeValues: version ? { ':minus': -1, ':one': 1 } : { ':minus': -1 },
+      },
     },
-  },
-});
+  };
+};
 
 /**
  * Deletes edges and moves the counters they stood for, PAIRS_PER_TRANSACTION a transaction

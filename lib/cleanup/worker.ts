@@ -128,6 +128,8 @@ export async function runCleanup(kind: CleanupKind, id: string, opts: DrainOptio
     if (!opts.keepGoing()) return { done: false, deleted: drainer.deleted };
     await removeMedia(job.media);
   }
+  // A post's recent likers item (lib/posts/recent-likers.ts): one known key, not a range to page.
+  if (kind === 'post') await db.send(new DeleteCommand({ TableName: TABLE, Key: keys.postLikers(id) }));
   await db.send(new DeleteCommand({ TableName: TABLE, Key: keys.cleanupJob(kind, id) }));
   return { done: true, deleted: drainer.deleted };
 }

@@ -44,6 +44,8 @@ function blockChecks(c: EdgeContext, callerBlockForbids: boolean): TxItem[] {
 const likesCounter = (post: PostItem, delta: 1 | -1): Counter => ({
   key: keys.post(post.id), field: 'likesCount', seen: post.likesCount ?? 0, delta, onMissing: () => new NotFound('post'),
   stamp: { field: 'likesCountAt', seen: post.likesCountAt },
+  // The recent likers beside the post are stale until the stream catches up (lib/posts/recent-likers.ts).
+  bump: 'likesV',
 });
 
 const postExists = (postId: string): TxItem => ({

@@ -19,6 +19,8 @@ export interface PostItem {
   likesCount: number;
   /** When likesCount last moved (epoch ms): a hot post's like skips the optimistic attempt (lib/db/transact.ts countedChange). */
   likesCountAt?: number;
+  /** Moved by every like and unlike (their transactions): the recent likers item beside the post is current while its v equals this (lib/posts/recent-likers.ts). */
+  likesV?: number;
   commentsCount: number;
   /** false: the author had more than FANOUT_MAX_FOLLOWERS followers; followers' feeds read it at read time. */
   fanout?: boolean;

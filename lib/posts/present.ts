@@ -1,5 +1,7 @@
 // Post objects for a caller: the likers array (from like edges, newest first, capped) and
-// the caller's isLiked / isBookmarked for a whole page in one BatchGet.
+// the caller's isLiked / isBookmarked. A page reads the flags and each post's recent likers
+// item (kept by the stream, lib/posts/recent-likers.ts) in one BatchGet, and reads the likes
+// index only for a post whose item is behind it.
 import { batchGet, itemKey, type Key } from '../db/batch';
 import * as keys from '../keys';
 import { EMBED_LIMIT, edgeIds } from '../users/repo';
@@ -28,46 +30,78 @@ export async function viewerFlags(callerId: string, postIds: string[]) {
 /** The caller's relation to a post, as toPostView shows it. */
 type Flags = Parameters<typeof toPostView>[2];
 
+/** What a page reads for one post: the caller's flags and, when asked, the post's recent likers item. */
+export interface PageReads {
+  flags: Flags;
+  recent?: { ids: string[]; v: number };
+}
+
+/**
+ * The page's one BatchGet: for each post id the caller's like and bookmark edges, and for the
+ * ids of `withLikers` the recent likers item beside the post. Strongly consistent: the caller
+ * sees its own like and bookmark at once.
+ */
+async function pageReads(callerId: string, postIds: string[], withLikers: string[]): Promise<Map<string, PageReads>> {
+  const wanted: Key[] = [
+    ...postIds.flatMap((id) => [keys.postLike(id, callerId), keys.bookmark(callerId, id)]),
+    ...withLikers.map((id) => keys.postLikers(id)),
+  ];
+  const found = wanted.length
+    ? await batchGet<{ ids?: string[]; v?: number }>(wanted, { projection: '#c, #ids, #v', names: { '#c': 'createdAt', '#ids': 'ids', '#v': 'v' } })
+    : new Map<string, { ids?: string[]; v?: number }>();
+  return new Map(postIds.map((id) => {
+    const recent = found.get(itemKey(keys.postLikers(id)));
+    return [id, {
+      flags: { isLiked: found.has(itemKey(keys.postLike(id, callerId))), isBookmarked: found.has(itemKey(keys.bookmark(callerId, id))) },
+      ...(recent ? { recent: { ids: recent.ids ?? [], v: Number(recent.v ?? 0) } } : {}),
+    }];
+  }));
+}
+
 /**
  * What presenting posts reads, started before the posts themselves are read: a read whose
- * candidates' ids come before their items (the home feed's entries) sends the likers Queries
- * and the flags BatchGet beside the items' own read, one round trip earlier. Each post id's
- * reads are started once; presentPosts takes them from here, and reads what was not started.
+ * candidates' ids come before their items (the home feed's entries, the bookmarks) sends the
+ * page's BatchGet beside the items' own read, one round trip earlier. Each post id's reads
+ * are started once; presentPosts takes them from here, and reads what was not started.
  */
 export interface PresentAhead {
   start(postIds: string[]): void;
-  likers: Map<string, Promise<string[]>>;
-  flags: Map<string, Promise<Flags>>;
+  reads: Map<string, Promise<PageReads>>;
 }
 
-export function presentAhead(callerId: string, likesLimit: number = LIKES_EMBED.list): PresentAhead {
-  const likers = new Map<string, Promise<string[]>>();
-  const flags = new Map<string, Promise<Flags>>();
+export function presentAhead(callerId: string): PresentAhead {
+  const reads = new Map<string, Promise<PageReads>>();
   return {
-    likers,
-    flags,
+    reads,
     start(postIds) {
-      const fresh = [...new Set(postIds)].filter((id) => !likers.has(id));
+      const fresh = [...new Set(postIds)].filter((id) => !reads.has(id));
       if (!fresh.length) return;
-      // The post's likesCount is not known yet: a post without likes costs an empty Query.
-      for (const id of fresh) likers.set(id, recentLikers(id, likesLimit));
-      const read = viewerFlags(callerId, fresh);
-      for (const id of fresh) flags.set(id, read.then((m) => m.get(id)!));
-      // Candidates left out of the page are never awaited: their failures must not go unhandled.
-      for (const p of [...fresh.map((id) => likers.get(id)!), read]) p.catch(() => undefined);
+      // The posts' likesCount is not known yet: every post's likers item is read (a key of the same request).
+      const read = pageReads(callerId, fresh, fresh);
+      for (const id of fresh) reads.set(id, read.then((m) => m.get(id)!));
+      // Candidates left out of the page are never awaited: a failure must not go unhandled.
+      read.catch(() => undefined);
     },
   };
 }
 
-/** A page of posts as the caller sees them: one round trip (likers queries ∥ flags BatchGet), none for what `ahead` started. */
+/**
+ * A page of posts as the caller sees them: one round trip (the page's BatchGet), none for
+ * what `ahead` started; then a likes-index Query only for a liked post whose recent likers
+ * item is missing or behind its likesV (the stream has not caught up with its last like or
+ * unlike), or when more likers than the item holds are asked for.
+ */
 export async function presentPosts(items: PostItem[], callerId: string, likesLimit: number = LIKES_EMBED.list, ahead?: PresentAhead): Promise<PostView[]> {
-  const rest = items.filter((p) => !ahead?.flags.has(p.id)).map((p) => p.id);
-  const restFlags = rest.length ? viewerFlags(callerId, rest) : Promise.resolve(new Map<string, Flags>());
-  const [likers, flags] = await Promise.all([
-    Promise.all(items.map((p) => ahead?.likers.get(p.id)
-      // likesCount moves in the like's own transaction: 0 means there is no like edge to read.
-      ?? (p.likesCount ? recentLikers(p.id, likesLimit) : Promise.resolve([])))),
-    Promise.all(items.map((p) => ahead?.flags.get(p.id) ?? restFlags.then((m) => m.get(p.id)!))),
-  ]);
-  return items.map((p, i) => toPostView(p, likers[i]!, flags[i]!));
+  const fromItem = likesLimit <= LIKES_EMBED.list;
+  const rest = items.filter((p) => !ahead?.reads.has(p.id));
+  // likesCount moves in the like's own transaction: 0 means there is no like edge to show.
+  const restReads = rest.length
+    ? pageReads(callerId, rest.map((p) => p.id), fromItem ? rest.filter((p) => p.likesCount).map((p) => p.id) : [])
+    : Promise.resolve(new Map<string, PageReads>());
+  return Promise.all(items.map(async (p) => {
+    const read = await (ahead?.reads.get(p.id) ?? restReads.then((m) => m.get(p.id)!));
+    const recent = fromItem && read.recent?.v === (p.likesV ?? 0) ? read.recent : undefined;
+    const likes = !p.likesCount ? [] : recent ? recent.ids.slice(0, likesLimit) : await recentLikers(p.id, likesLimit);
+    return toPostView(p, likes, read.flags);
+  }));
 }

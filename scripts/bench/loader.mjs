@@ -64,8 +64,12 @@ export function* itemsOf(ds, lib, passwordHash) {
     // The home feed entries the post's creation and its fan-out write: the author's and every follower's.
     yield lib.homeEntry(userId(post.author), post.id, userId(post.author));
     for (const f of ds.followersOf(post.author)) yield lib.homeEntry(userId(f), post.id, userId(post.author));
+    const likedAt = (k) => new Date(Date.parse(post.createdAt) + 1000 + k).toISOString();
+    // Its newest likers as the stream keeps them beside the post (lib/posts/recent-likers.ts), at the post's likesV (0).
+    const newestLikes = post.likers.map((l, k) => `${likedAt(k)}#${userId(l)}`).sort().reverse().slice(0, 10);
+    yield lib.likersItem(post.id, newestLikes, 0, 'bench');
     for (const [k, l] of post.likers.entries()) {
-      const at = new Date(Date.parse(post.createdAt) + 1000 + k).toISOString();
+      const at = likedAt(k);
       yield lib.postLikeItem(post.id, userId(l), at, userId(post.author));
       // The notification the like's stream record leaves its author (lib/notifications).
       if (l !== post.author) {

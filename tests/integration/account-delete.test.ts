@@ -103,7 +103,9 @@ describe('DELETE /users/me', () => {
     expect(await getItem(keys.user(w.id))).toMatchObject({ followingCount: 0 });
     const vPostItem = await getItem(keys.post(vPost._id));
     // v's own comment and nothing else: u's comment went with its reply, u's reply under v's comment went.
-    expect(vPostItem).toMatchObject({ likesCount: 0, commentsCount: 1 });
+    // u's like went with its count and the likes version (its like, then its removal), and the
+    // recent likers item beside the post no longer names u (itemsNaming above).
+    expect(vPostItem).toMatchObject({ likesCount: 0, commentsCount: 1, likesV: 2 });
     expect(await getItem(keys.comment(vTop._id))).toMatchObject({ likesCount: 0, repliesCount: 0 });
     // The new account of the same names is untouched.
     expect((await call(me, 'GET /users/me', { token: again.token })).status).toBe(200);

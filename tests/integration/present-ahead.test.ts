@@ -1,7 +1,8 @@
 // Presenting posts whose reads were started before the posts were read (lib/posts/present.ts
-// presentAhead: the home feed starts its entries' likers and flags beside their posts, one
-// round trip earlier): what was started is used and not read again, what was not is read, and
-// the answer is the same as presenting from nothing.
+// presentAhead: the home feed starts its entries' flags and recent likers items beside their
+// posts, one round trip earlier): what was started is used and not read again, what was not is
+// read, and the answer is the same as presenting from nothing. The recent likers items
+// themselves (kept by the stream) are tested in recent-likers.test.ts.
 // The request counter is the benchmark's (scripts/bench/measure.mjs), installed before the modules load.
 /* eslint-disable @typescript-eslint/no-require-imports */
 (require('../../scripts/bench/measure.mjs') as { installDbMetrics: () => void }).installDbMetrics();
@@ -36,9 +37,9 @@ it('uses the reads started ahead, reads the rest, and answers as presenting from
 
   const plain = await presentPosts(items, me.id);
   const ahead = presentAhead(me.id);
-  const started = await requestsOf(async () => { ahead.start([a._id, b._id]); await Promise.all([...ahead.likers.values(), ...ahead.flags.values()]); });
-  expect(likersQueries(started, a._id)).toHaveLength(1);
-  expect(likersQueries(started, b._id)).toHaveLength(1);
+  const started = await requestsOf(async () => { ahead.start([a._id, b._id]); await Promise.all(ahead.reads.values()); });
+  // One BatchGet: flags and recent likers items (none here: no stream runs in this file).
+  expect(started.map((r) => r.command)).toEqual(['BatchGetItemCommand']);
   // Starting the same ids again reads nothing more.
   expect(await requestsOf(async () => ahead.start([a._id]))).toEqual([]);
 
@@ -50,8 +51,9 @@ it('uses the reads started ahead, reads the rest, and answers as presenting from
     [b._id, [fan.id], false, true],
     [c._id, [], false, false],
   ]);
-  // Only c's flags are read (c has no likes: no likers Query); a's and b's are not read again.
-  expect(likersQueries(rest, a._id)).toEqual([]);
-  expect(likersQueries(rest, b._id)).toEqual([]);
-  expect(rest.map((r) => r.command)).toEqual(['BatchGetItemCommand']);
+  // c's flags are read (c has no likes: no likers Query); a's and b's flags are not read again,
+  // and with no recent likers item beside them (no stream here) their likes index is read.
+  expect(likersQueries(rest, a._id)).toHaveLength(1);
+  expect(likersQueries(rest, b._id)).toHaveLength(1);
+  expect(rest.map((r) => r.command).sort()).toEqual(['BatchGetItemCommand', 'QueryCommand', 'QueryCommand']);
 });

@@ -1,0 +1,154 @@
+// The newest likers of each post, kept beside it by the real change stream
+// (lib/posts/recent-likers.ts), and the pages of posts that present their `likes` arrays from
+// it without a likes-index Query per post (docs/ARCHITECTURE.md, "Recent likers beside the post").
+// The request counter is the benchmark's (scripts/bench/measure.mjs), installed before the modules load.
+/* eslint-disable @typescript-eslint/no-require-imports */
+(require('../../scripts/bench/measure.mjs') as { installDbMetrics: () => void }).installDbMetrics();
+require('../support/own-stream-table');
+const { makePost, users } = require('../support/posts') as typeof import('../support/posts');
+const { eventually, startTestStream } = require('../support/stream') as typeof import('../support/stream');
+const { getItem } = require('../support/db') as typeof import('../support/db');
+const { feed } = require('../support/feed') as typeof import('../support/feed');
+const keys = require('../../lib/keys') as typeof import('../../lib/keys');
+const { call, lambdaContext } = require('../support/invoke') as typeof import('../support/invoke');
+const { db, TABLE } = require('../../lib/db/client') as typeof import('../../lib/db/client');
+const { PutCommand } = require('@aws-sdk/lib-dynamodb') as typeof import('@aws-sdk/lib-dynamodb');
+const { refreshLikers, showsEdge } = require('../../lib/posts/recent-likers') as typeof import('../../lib/posts/recent-likers');
+const { handler: likeH } = require('../../functions/posts/like') as typeof import('../../functions/posts/like');
+const { handler: unlikeH } = require('../../functions/posts/unlike') as typeof import('../../functions/posts/unlike');
+const { handler: userPostsH } = require('../../functions/posts/user') as typeof import('../../functions/posts/user');
+const { handler: deleteH } = require('../../functions/posts/delete') as typeof import('../../functions/posts/delete');
+const { handler: worker } = require('../../functions/cleanup/worker') as typeof import('../../functions/cleanup/worker');
+/* eslint-enable @typescript-eslint/no-require-imports */
+import type { TestStream } from '../support/stream';
+import type { TestUser } from '../support/factories';
+
+const SINK = Symbol.for('aperture.dbMetrics');
+type Rec = { command: string; input: { ExpressionAttributeValues?: Record<string, { S?: string }> } };
+async function requestsOf(run: () => Promise<unknown>): Promise<Rec[]> {
+  (globalThis as Record<symbol, unknown>)[SINK] = [];
+  await run();
+  return (globalThis as Record<symbol, Rec[]>)[SINK] ?? [];
+}
+/** Queries of a post's likes index (what the item beside the post spares a page). */
+const likersQueries = (recs: Rec[], postId: string) => recs.filter((r) => r.command === 'QueryCommand'
+  && Object.values(r.input.ExpressionAttributeValues ?? {}).some((v) => v.S === keys.likesOf(postId)));
+
+const like = (u: TestUser, postId: string) => call(likeH, 'POST /posts/like/{post_id}', { token: u.token, params: { post_id: postId } });
+const unlike = (u: TestUser, postId: string) => call(unlikeH, 'POST /posts/unlike/{post_id}', { token: u.token, params: { post_id: postId } });
+const authorPage = (viewer: TestUser, author: TestUser) => call(userPostsH, 'GET /posts/user/{identifier}', { token: viewer.token, params: { identifier: author.id } });
+
+const stored = (postId: string) => getItem(keys.postLikers(postId));
+/** The item beside the post reflects the post's last like or unlike. */
+const current = async (postId: string) => {
+  const [post, item] = await Promise.all([getItem(keys.post(postId)), stored(postId)]);
+  return item !== undefined && item.v === (post?.likesV ?? 0);
+};
+
+let stream: TestStream;
+beforeAll(() => { stream = startTestStream(); });
+afterAll(() => stream.poller.stop());
+afterEach(() => expect(stream.deadLetters).toEqual([]));
+
+describe('recent likers beside the post', () => {
+  it('like by like, the stream keeps the newest likers at the post likesV, and pages present them with no likes-index Query', async () => {
+    const [author, a, b, viewer] = await users(4);
+    const p = await makePost(author);
+    expect((await like(a, p._id)).status).toBe(200);
+    expect((await like(b, p._id)).status).toBe(200);
+    expect((await getItem(keys.post(p._id)))!.likesV).toBe(2);
+    await eventually(() => current(p._id), Boolean);
+    expect(await stored(p._id)).toMatchObject({ type: 'LIKERS', postId: p._id, ids: [b.id, a.id], v: 2 });
+
+    let page: Awaited<ReturnType<typeof authorPage>> | undefined;
+    const recs = await requestsOf(async () => { page = await authorPage(viewer, author); });
+    expect(page!.status).toBe(200);
+    expect(page!.body.posts[0]).toMatchObject({ _id: p._id, likes: [b.id, a.id], likesCount: 2 });
+    expect(likersQueries(recs, p._id)).toEqual([]);
+
+    // The home feed (its reads started ahead) presents them the same way.
+    let home: Awaited<ReturnType<typeof feed>> | undefined;
+    const feedRecs = await requestsOf(async () => { home = await feed(author.token); });
+    expect(home!.body.posts.find((x: { _id: string }) => x._id === p._id)).toMatchObject({ likes: [b.id, a.id] });
+    expect(likersQueries(feedRecs, p._id)).toEqual([]);
+
+    expect((await unlike(b, p._id)).status).toBe(200);
+    await eventually(() => current(p._id), Boolean);
+    expect(await stored(p._id)).toMatchObject({ ids: [a.id], v: 3 });
+  });
+
+  it('keeps at most 10 ids, and refills from the index when a listed like goes', async () => {
+    const [author, ...fans] = await users(12);
+    const p = await makePost(author);
+    for (const f of fans) expect((await like(f, p._id)).status).toBe(200);
+    await eventually(() => current(p._id), Boolean);
+    expect((await stored(p._id))!.ids).toEqual(fans.slice(-10).reverse().map((f) => f.id));
+    expect((await unlike(fans[10]!, p._id)).status).toBe(200);
+    await eventually(() => current(p._id), Boolean);
+    expect((await stored(p._id))!.ids).toEqual(fans.slice(0, 10).reverse().map((f) => f.id));
+    // A replay of either change finds the item current and writes nothing.
+    expect(await refreshLikers(p._id, fans[10]!.id)).toBe(false);
+    expect(await refreshLikers(p._id, fans[0]!.id)).toBe(false);
+  });
+
+  it('a page never presents an item behind the post: it reads the index instead', async () => {
+    const [author, a, viewer] = await users(3);
+    const p = await makePost(author);
+    expect((await like(a, p._id)).status).toBe(200);
+    await eventually(() => current(p._id), Boolean);
+    // An item one version behind, with ids the post never had: the page must not show them.
+    await db.send(new PutCommand({ TableName: TABLE, Item: { ...keys.postLikers(p._id), type: 'LIKERS', postId: p._id, ids: [viewer.id], v: 0, rev: 'test' } }));
+    let page: Awaited<ReturnType<typeof authorPage>> | undefined;
+    let recs = await requestsOf(async () => { page = await authorPage(viewer, author); });
+    expect(page!.body.posts[0].likes).toEqual([a.id]);
+    expect(likersQueries(recs, p._id)).toHaveLength(1);
+    // At the post's version the item is what the page shows (the proof that it is read at all).
+    await db.send(new PutCommand({ TableName: TABLE, Item: { ...keys.postLikers(p._id), type: 'LIKERS', postId: p._id, ids: [viewer.id], v: 1, rev: 'test' } }));
+    recs = await requestsOf(async () => { page = await authorPage(viewer, author); });
+    expect(page!.body.posts[0].likes).toEqual([viewer.id]);
+    expect(likersQueries(recs, p._id)).toEqual([]);
+  });
+
+  it('a run for a like the item does not show as it stands rewrites it, at the same version', async () => {
+    const [author, a, b] = await users(3);
+    const p = await makePost(author);
+    for (const u of [a, b]) expect((await like(u, p._id)).status).toBe(200);
+    await eventually(() => current(p._id), Boolean);
+    // Current by its version, but without b's like (as a run that read a lagging index leaves it).
+    await db.send(new PutCommand({ TableName: TABLE, Item: { ...keys.postLikers(p._id), type: 'LIKERS', postId: p._id, ids: [a.id], floor: 'x', v: 2, rev: 'stale' } }));
+    expect(await refreshLikers(p._id)).toBe(false); // the version alone says current
+    expect(await refreshLikers(p._id, a.id)).toBe(false); // a's like is shown as it stands
+    expect(await refreshLikers(p._id, b.id)).toBe(true);
+    expect(await stored(p._id)).toMatchObject({ ids: [b.id, a.id], v: 2 });
+    expect((await stored(p._id))!.rev).not.toBe('stale');
+  });
+
+  it('the deletion of the post takes its item with it, and a late run leaves none behind', async () => {
+    const [author, a] = await users(2);
+    const p = await makePost(author);
+    expect((await like(a, p._id)).status).toBe(200);
+    await eventually(() => current(p._id), Boolean);
+    expect((await call(deleteH, 'DELETE /posts/{post_id}', { token: author.token, params: { post_id: p._id } })).status).toBe(200);
+    const out = await worker({ kind: 'post', id: p._id }, { ...lambdaContext(), getRemainingTimeInMillis: () => 300_000 });
+    expect(out.done).toBe(true);
+    expect(await stored(p._id)).toBeUndefined();
+    // An item written after the cleanup (a run that read the post just before its deletion) is removed by the next run.
+    await db.send(new PutCommand({ TableName: TABLE, Item: { ...keys.postLikers(p._id), type: 'LIKERS', postId: p._id, ids: [a.id], v: 1, rev: 'late' } }));
+    expect(await refreshLikers(p._id, a.id)).toBe(false);
+    expect(await stored(p._id)).toBeUndefined();
+  });
+});
+
+describe('showsEdge', () => {
+  const ids = Array.from({ length: 10 }, (_, i) => `U${9 - i}`);
+  const full = { ids, floor: '2026-01-01T00:00:00.000Z#U0' };
+  it('a view with room holds every like; a full one the newest; a gone like is never listed', () => {
+    expect(showsEdge({ ids: ['A'], floor: 'x#A' }, 'B', '2026#B')).toBe(false);
+    expect(showsEdge({ ids: ['B', 'A'], floor: 'x#A' }, 'B', '2026#B')).toBe(true);
+    expect(showsEdge({ ids: ['B'], floor: 'x#B' }, 'B', undefined)).toBe(false);
+    expect(showsEdge({ ids: [] }, 'B', undefined)).toBe(true);
+    expect(showsEdge(full, 'Z', '2027-01-01T00:00:00.000Z#Z')).toBe(false);
+    expect(showsEdge(full, 'Z', '2025-01-01T00:00:00.000Z#Z')).toBe(true);
+    expect(showsEdge(full, 'U0', full.floor)).toBe(true);
+  });
+});
