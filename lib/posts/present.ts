@@ -47,13 +47,14 @@ async function pageReads(callerId: string, postIds: string[], withLikers: string
     ...withLikers.map((id) => keys.postLikers(id)),
   ];
   const found = wanted.length
-    ? await batchGet<{ ids?: string[]; v?: number }>(wanted, { projection: '#c, #ids, #v', names: { '#c': 'createdAt', '#ids': 'ids', '#v': 'v' } })
-    : new Map<string, { ids?: string[]; v?: number }>();
+    ? await batchGet<{ sks?: string[]; v?: number }>(wanted, { projection: '#c, #sks, #v', names: { '#c': 'createdAt', '#sks': 'sks', '#v': 'v' } })
+    : new Map<string, { sks?: string[]; v?: number }>();
   return new Map(postIds.map((id) => {
     const recent = found.get(itemKey(keys.postLikers(id)));
     return [id, {
       flags: { isLiked: found.has(itemKey(keys.postLike(id, callerId))), isBookmarked: found.has(itemKey(keys.bookmark(callerId, id))) },
-      ...(recent ? { recent: { ids: recent.ids ?? [], v: Number(recent.v ?? 0) } } : {}),
+      // The item holds the likes index sort keys, `<createdAt>#<userId>`.
+      ...(recent?.sks ? { recent: { ids: recent.sks.map((sk) => sk.slice(sk.lastIndexOf('#') + 1)), v: Number(recent.v ?? 0) } } : {}),
     }];
   }));
 }

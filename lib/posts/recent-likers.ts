@@ -10,15 +10,18 @@
 // DynamoDB refuses a plain write to an item that a transaction holds, which a hot post's is
 // nearly all the time.
 //
-// Idempotent and order-free. Each run reads the post, the item and the changed like edge
-// consistently, and writes only when the item is behind the post or does not show that edge
-// as it stands (listed exactly when it exists and is among the newest). The runs for one
-// post take turns within the consumer (changes of different edges otherwise run in parallel,
-// lib/events/changes.ts), and every write is a compare-and-swap on the item's rev: a run that
-// still meets another (a replay, a redrive) starts again from the newer item instead of
-// overwriting it. When the index does not show the edge (or the count) yet, the run waits
-// for it (IndexBehind, retried by the stream) unless the post moved on since, whose change
-// runs this again.
+// Idempotent and order-free. Each run reads the post, the item and the changed like edges
+// consistently, and writes only when the item is behind the post or does not show one of
+// those edges as it stands (listed exactly when it exists and is among the newest). A view
+// read from the index is written only when it shows those edges, holds as many likes as the
+// post counts (up to 10), and drops nothing the item listed whose edge is still there above
+// its floor: so a lagging index (AWS's GSI propagation, or a replica behind one read before)
+// can neither leave out a like that a run has seen nor bring back an unliked one. Otherwise
+// the run reads again, and fails (IndexBehind, retried by the stream) while the post has not
+// moved on. The runs for one post go in waves: the records that arrive while a run is in
+// flight are checked together by the next one (one BatchGet for all their edges). Every
+// write is a compare-and-swap on the item's rev: a run that still meets another (a replay,
+// a redrive) starts again from the newer item instead of overwriting it.
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { db, TABLE } from '../db/client';
@@ -30,30 +33,31 @@ import { IndexBehind } from '../graph/recent';
 import { typeOf, type Change, type Reaction } from '../events/changes';
 import { LIKES_EMBED } from './present';
 
-/** The item beside the post: its newest likers and the likes index sort key of the oldest of them. */
+/** The item beside the post: its newest like edges, newest first, as the likes index sorts them. */
 export interface RecentLikersItem {
   PK: string;
   SK: string;
   type: 'LIKERS';
   postId: string;
-  /** Liker ids, newest first, at most LIKES_EMBED.list. */
-  ids: string[];
-  /** `<createdAt>#<userId>` of the last id (absent with no likes). */
-  floor?: string;
-  /** The post's likesV these ids reflect. */
+  /** `<createdAt>#<userId>` of the newest likes (the likes index sort keys), newest first, at most LIMIT. */
+  sks: string[];
+  /** The post's likesV these likes reflect. */
   v: number;
   /** Changes with every write: the compare-and-swap token. */
   rev: string;
 }
 
 const LIMIT = LIKES_EMBED.list;
-
-/** The item for the newest like edges' sort keys (`<createdAt>#<userId>`, newest first, at most LIMIT). */
-export const likersItem = (postId: string, sks: string[], v: number, rev: string): RecentLikersItem => ({
-  ...keys.postLikers(postId), type: 'LIKERS', postId, ids: sks.map((sk) => sk.split('#').pop()!), ...(sks.length ? { floor: sks[sks.length - 1] } : {}), v, rev,
-});
-/** Compare-and-swap attempts of one run before the change is retried by the stream. */
+/** Reads of one run before its records are retried by the stream (the post's likes kept moving). */
 const ATTEMPTS = 5;
+
+/** The liker id of a likes index sort key. */
+export const likerOf = (sk: string) => sk.slice(sk.lastIndexOf('#') + 1);
+
+/** The item for the newest like edges' sort keys (newest first, at most LIMIT). */
+export const likersItem = (postId: string, sks: string[], v: number, rev: string): RecentLikersItem => ({
+  ...keys.postLikers(postId), type: 'LIKERS', postId, sks, v, rev,
+});
 
 /** The newest like edges of a post, from its likes index: their sort keys, newest first. */
 async function newestLikes(postId: string): Promise<string[]> {
@@ -69,15 +73,18 @@ async function newestLikes(postId: string): Promise<string[]> {
   return (res.Items ?? []).map((i) => String(i.GSI1SK));
 }
 
+/** Whether a like whose edge has sort key `sk` belongs among a view's newest: a view with room holds every like. */
+const within = (sks: string[], sk: string) => sks.length < LIMIT || sk >= sks[sks.length - 1]!;
+
 /**
- * Whether a view of the newest likers shows one user's like as its edge stands: listed
- * exactly when the edge exists (`edgeSk`, its likes index sort key) and is among the newest
- * LIMIT, which a view with room left holds all of.
+ * Whether a view of the newest likes shows one user's like as its edge stands (`edgeSk`, its
+ * likes index sort key; undefined when the edge is gone): listed, with that sort key,
+ * exactly when the edge exists and is among the newest.
  */
-export function showsEdge(view: { ids: string[]; floor?: string }, userId: string, edgeSk: string | undefined): boolean {
-  const listed = view.ids.includes(userId);
-  if (edgeSk === undefined) return !listed;
-  return listed === (view.ids.length < LIMIT || (view.floor !== undefined && edgeSk >= view.floor));
+export function showsEdge(sks: string[], userId: string, edgeSk: string | undefined): boolean {
+  const listed = sks.find((sk) => likerOf(sk) === userId);
+  if (edgeSk === undefined) return listed === undefined;
+  return within(sks, edgeSk) ? listed === edgeSk : listed === undefined;
 }
 
 const deleteItem = async (postId: string, rev: string) => {
@@ -91,13 +98,29 @@ const deleteItem = async (postId: string, rev: string) => {
 };
 
 /**
- * Brings a post's recent likers item up to its likesV, showing `userId`'s like as its edge
- * stands (the changed edge; without it, only the version is checked: the benchmark's settle).
- * True when it wrote. A post that is gone takes its item with it.
+ * The likes a view from the index leaves out although the item showed them and their edges
+ * still stand among the newest (a lagging index): read consistently, and only for the
+ * item's likes the view dropped while it should have room or rank for them.
  */
-export async function refreshLikers(postId: string, userId?: string): Promise<boolean> {
+async function droppedStanding(postId: string, before: string[], view: string[], known: Map<string, string | undefined>): Promise<boolean> {
+  const dropped = before.filter((sk) => !view.includes(sk) && within(view, sk));
+  const unknown = dropped.filter((sk) => !known.has(likerOf(sk)));
+  const found = unknown.length ? await batchGet(unknown.map((sk) => keys.postLike(postId, likerOf(sk))), { projection: 'GSI1SK' }) : new Map<string, Record<string, unknown>>();
+  return dropped.some((sk) => {
+    const userId = likerOf(sk);
+    const now = known.has(userId) ? known.get(userId) : found.get(itemKey(keys.postLike(postId, userId)))?.GSI1SK;
+    return now === sk;
+  });
+}
+
+/**
+ * Brings a post's recent likers item up to its likesV, showing the likes of `userIds` as
+ * their edges stand (the changed edges; none: only the version is checked, as the
+ * benchmark's settle does). True when it wrote. A post that is gone takes its item with it.
+ */
+export async function refreshLikers(postId: string, userIds: string[] = []): Promise<boolean> {
   for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
-    const found = await batchGet([keys.post(postId), keys.postLikers(postId), ...(userId ? [keys.postLike(postId, userId)] : [])]);
+    const found = await batchGet([keys.post(postId), keys.postLikers(postId), ...userIds.map((u) => keys.postLike(postId, u))]);
     const post = found.get(itemKey(keys.post(postId)));
     const item = found.get(itemKey(keys.postLikers(postId))) as RecentLikersItem | undefined;
     if (!post) {
@@ -105,20 +128,23 @@ export async function refreshLikers(postId: string, userId?: string): Promise<bo
       return false;
     }
     const version = Number(post.likesV ?? 0);
-    const edge = userId ? found.get(itemKey(keys.postLike(postId, userId))) : undefined;
-    const edgeSk = edge ? String(edge.GSI1SK) : undefined;
-    const shown = (view: { ids: string[]; floor?: string }) => !userId || showsEdge(view, userId, edgeSk);
+    // Each changed edge's sort key as it stands (undefined: gone).
+    const edges = new Map(userIds.map((u) => [u, found.get(itemKey(keys.postLike(postId, u)))?.GSI1SK as string | undefined]));
+    const shown = (sks: string[]) => [...edges].every(([u, sk]) => showsEdge(sks, u, sk));
     // Written since from a later read of the post: that run has it.
     if (item && item.v > version) return false;
-    if (item && item.v === version && shown(item)) return false;
+    if (item && item.v === version && shown(item.sks)) return false;
     const sks = await newestLikes(postId);
-    const view = likersItem(postId, sks, version, newId());
-    if (view.ids.length !== Math.min(Number(post.likesCount ?? 0), LIMIT) || !shown(view)) {
-      // Either the index lags, or the likes moved on since the read (that change runs this again).
+    const complete = sks.length === Math.min(Number(post.likesCount ?? 0), LIMIT) && shown(sks)
+      && !(item && await droppedStanding(postId, item.sks, sks, edges));
+    if (!complete) {
+      // Either the index lags, or the likes moved on since the read: read again.
       const now = await db.send(new GetCommand({ TableName: TABLE, Key: keys.post(postId), ProjectionExpression: 'likesV', ConsistentRead: true }));
-      if (!now.Item || Number(now.Item.likesV ?? 0) !== version) return false;
+      if (!now.Item) continue;
+      if (Number(now.Item.likesV ?? 0) !== version) continue;
       throw new IndexBehind(`The likes index of post ${postId} does not show its likes yet (likesV ${version})`);
     }
+    const view = likersItem(postId, sks, version, newId());
     try {
       await db.send(new PutCommand({
         TableName: TABLE,
@@ -136,25 +162,38 @@ export async function refreshLikers(postId: string, userId?: string): Promise<bo
     if (!still.Item) await deleteItem(postId, view.rev);
     return true;
   }
-  throw new Error(`The recent likers of post ${postId} changed under ${ATTEMPTS} attempts in a row`);
+  throw new Error(`The likes of post ${postId} moved under ${ATTEMPTS} reads in a row`);
 }
 
-/** The run in flight (and those queued behind it) per post, in this process. */
-const inFlight = new Map<string, Promise<unknown>>();
+/** The run in flight and the wave gathering behind it, per post, in this process. */
+const running = new Map<string, Promise<unknown>>();
+const gathering = new Map<string, { userIds: Set<string>; done: Promise<boolean> }>();
 
 /**
- * Runs for one post one after the other. A batch of a hot post's likes holds many of its
- * records, whose runs would otherwise race each other's compare-and-swap (each loser reads
- * and queries again); one after the other, the first brings the item up to date and the rest
- * find their like shown, with one BatchGet each. A post's records all come through one shard
- * (their items share its partition key), so one process sees them all.
+ * The records of one post's likes go in waves: while a run is in flight, the records that
+ * arrive gather into the next, which checks all their edges in one run (one BatchGet) once
+ * the first has finished. A batch of a hot post's likes holds many of its records; side by
+ * side their runs would race each other's compare-and-swap (each loser reading and querying
+ * again), and one by one they would take a round trip each. A post's records all come
+ * through one shard (their items share its partition key), so one process sees them all.
  */
-function oneAtATime<T>(postId: string, run: () => Promise<T>): Promise<T> {
-  const mine = (inFlight.get(postId) ?? Promise.resolve()).then(run);
-  const settled = mine.catch(() => undefined);
-  inFlight.set(postId, settled);
-  void settled.then(() => { if (inFlight.get(postId) === settled) inFlight.delete(postId); });
-  return mine;
+export function inWaves(postId: string, userId: string): Promise<boolean> {
+  const open = gathering.get(postId);
+  if (open) {
+    open.userIds.add(userId);
+    return open.done;
+  }
+  const userIds = new Set([userId]);
+  const done = (running.get(postId) ?? Promise.resolve()).then(() => {
+    // From here the wave is running: later records gather into the next one.
+    gathering.delete(postId);
+    return refreshLikers(postId, [...userIds]);
+  });
+  const settled = done.catch(() => undefined);
+  gathering.set(postId, { userIds, done });
+  running.set(postId, settled);
+  void settled.then(() => { if (running.get(postId) === settled) running.delete(postId); });
+  return done;
 }
 
 /** A like of a post came or went (comment likes live under COMMENT#: no item of theirs). */
@@ -164,8 +203,7 @@ export const likersReactions: Reaction[] = [
     matches: (c: Change) => typeOf(c) === 'LIKE' && c.PK.startsWith('POST#') && (c.event === 'INSERT' || c.event === 'REMOVE'),
     run: async (c) => {
       const edge = (c.newImage ?? c.oldImage)!;
-      const postId = String(edge.postId);
-      await oneAtATime(postId, () => refreshLikers(postId, String(edge.userId)));
+      await inWaves(String(edge.postId), String(edge.userId));
     },
   },
 ];

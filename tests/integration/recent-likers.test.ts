@@ -13,7 +13,7 @@ const keys = require('../../lib/keys') as typeof import('../../lib/keys');
 const { call, lambdaContext } = require('../support/invoke') as typeof import('../support/invoke');
 const { db, TABLE } = require('../../lib/db/client') as typeof import('../../lib/db/client');
 const { PutCommand } = require('@aws-sdk/lib-dynamodb') as typeof import('@aws-sdk/lib-dynamodb');
-const { refreshLikers, showsEdge } = require('../../lib/posts/recent-likers') as typeof import('../../lib/posts/recent-likers');
+const { likerOf, refreshLikers, showsEdge } = require('../../lib/posts/recent-likers') as typeof import('../../lib/posts/recent-likers');
 const { handler: likeH } = require('../../functions/posts/like') as typeof import('../../functions/posts/like');
 const { handler: unlikeH } = require('../../functions/posts/unlike') as typeof import('../../functions/posts/unlike');
 const { handler: userPostsH } = require('../../functions/posts/user') as typeof import('../../functions/posts/user');
@@ -39,6 +39,10 @@ const unlike = (u: TestUser, postId: string) => call(unlikeH, 'POST /posts/unlik
 const authorPage = (viewer: TestUser, author: TestUser) => call(userPostsH, 'GET /posts/user/{identifier}', { token: viewer.token, params: { identifier: author.id } });
 
 const stored = (postId: string) => getItem(keys.postLikers(postId));
+/** The liker ids the item beside the post lists, newest first. */
+const ids = async (postId: string) => ((await stored(postId))?.sks as string[] | undefined)?.map(likerOf);
+/** The likes index sort key of a user's like of a post, as it stands. */
+const skOf = async (postId: string, userId: string) => String((await getItem(keys.postLike(postId, userId)))!.GSI1SK);
 /** The item beside the post reflects the post's last like or unlike. */
 const current = async (postId: string) => {
   const [post, item] = await Promise.all([getItem(keys.post(postId)), stored(postId)]);
@@ -58,7 +62,8 @@ describe('recent likers beside the post', () => {
     expect((await like(b, p._id)).status).toBe(200);
     expect((await getItem(keys.post(p._id)))!.likesV).toBe(2);
     await eventually(() => current(p._id), Boolean);
-    expect(await stored(p._id)).toMatchObject({ type: 'LIKERS', postId: p._id, ids: [b.id, a.id], v: 2 });
+    expect(await ids(p._id)).toEqual([b.id, a.id]);
+    expect(await stored(p._id)).toMatchObject({ type: 'LIKERS', postId: p._id, v: 2 });
 
     let page: Awaited<ReturnType<typeof authorPage>> | undefined;
     const recs = await requestsOf(async () => { page = await authorPage(viewer, author); });
@@ -74,7 +79,8 @@ describe('recent likers beside the post', () => {
 
     expect((await unlike(b, p._id)).status).toBe(200);
     await eventually(() => current(p._id), Boolean);
-    expect(await stored(p._id)).toMatchObject({ ids: [a.id], v: 3 });
+    expect(await ids(p._id)).toEqual([a.id]);
+    expect((await stored(p._id))!.v).toBe(3);
   });
 
   it('keeps at most 10 ids, and refills from the index when a listed like goes', async () => {
@@ -82,13 +88,13 @@ describe('recent likers beside the post', () => {
     const p = await makePost(author);
     for (const f of fans) expect((await like(f, p._id)).status).toBe(200);
     await eventually(() => current(p._id), Boolean);
-    expect((await stored(p._id))!.ids).toEqual(fans.slice(-10).reverse().map((f) => f.id));
+    expect(await ids(p._id)).toEqual(fans.slice(-10).reverse().map((f) => f.id));
     expect((await unlike(fans[10]!, p._id)).status).toBe(200);
     await eventually(() => current(p._id), Boolean);
-    expect((await stored(p._id))!.ids).toEqual(fans.slice(0, 10).reverse().map((f) => f.id));
+    expect(await ids(p._id)).toEqual(fans.slice(0, 10).reverse().map((f) => f.id));
     // A replay of either change finds the item current and writes nothing.
-    expect(await refreshLikers(p._id, fans[10]!.id)).toBe(false);
-    expect(await refreshLikers(p._id, fans[0]!.id)).toBe(false);
+    expect(await refreshLikers(p._id, [fans[10]!.id])).toBe(false);
+    expect(await refreshLikers(p._id, [fans[0]!.id, fans[5]!.id])).toBe(false);
   });
 
   it('a page never presents an item behind the post: it reads the index instead', async () => {
@@ -96,14 +102,15 @@ describe('recent likers beside the post', () => {
     const p = await makePost(author);
     expect((await like(a, p._id)).status).toBe(200);
     await eventually(() => current(p._id), Boolean);
-    // An item one version behind, with ids the post never had: the page must not show them.
-    await db.send(new PutCommand({ TableName: TABLE, Item: { ...keys.postLikers(p._id), type: 'LIKERS', postId: p._id, ids: [viewer.id], v: 0, rev: 'test' } }));
+    // An item one version behind, with a like the post never had: the page must not show it.
+    const fake = { ...keys.postLikers(p._id), type: 'LIKERS', postId: p._id, sks: [`2030-01-01T00:00:00.000Z#${viewer.id}`], rev: 'test' };
+    await db.send(new PutCommand({ TableName: TABLE, Item: { ...fake, v: 0 } }));
     let page: Awaited<ReturnType<typeof authorPage>> | undefined;
     let recs = await requestsOf(async () => { page = await authorPage(viewer, author); });
     expect(page!.body.posts[0].likes).toEqual([a.id]);
     expect(likersQueries(recs, p._id)).toHaveLength(1);
     // At the post's version the item is what the page shows (the proof that it is read at all).
-    await db.send(new PutCommand({ TableName: TABLE, Item: { ...keys.postLikers(p._id), type: 'LIKERS', postId: p._id, ids: [viewer.id], v: 1, rev: 'test' } }));
+    await db.send(new PutCommand({ TableName: TABLE, Item: { ...fake, v: 1 } }));
     recs = await requestsOf(async () => { page = await authorPage(viewer, author); });
     expect(page!.body.posts[0].likes).toEqual([viewer.id]);
     expect(likersQueries(recs, p._id)).toEqual([]);
@@ -113,13 +120,15 @@ describe('recent likers beside the post', () => {
     const [author, a, b] = await users(3);
     const p = await makePost(author);
     for (const u of [a, b]) expect((await like(u, p._id)).status).toBe(200);
-    await eventually(() => current(p._id), Boolean);
-    // Current by its version, but without b's like (as a run that read a lagging index leaves it).
-    await db.send(new PutCommand({ TableName: TABLE, Item: { ...keys.postLikers(p._id), type: 'LIKERS', postId: p._id, ids: [a.id], floor: 'x', v: 2, rev: 'stale' } }));
+    await eventually(async () => (await ids(p._id))?.length === 2 && current(p._id), Boolean);
+    // Current by its version, but without b's like (as a run that read a lagging index would leave it).
+    await db.send(new PutCommand({ TableName: TABLE, Item: { ...keys.postLikers(p._id), type: 'LIKERS', postId: p._id, sks: [await skOf(p._id, a.id)], v: 2, rev: 'stale' } }));
     expect(await refreshLikers(p._id)).toBe(false); // the version alone says current
-    expect(await refreshLikers(p._id, a.id)).toBe(false); // a's like is shown as it stands
-    expect(await refreshLikers(p._id, b.id)).toBe(true);
-    expect(await stored(p._id)).toMatchObject({ ids: [b.id, a.id], v: 2 });
+    expect(await refreshLikers(p._id, [a.id])).toBe(false); // a's like is shown as it stands
+    await refreshLikers(p._id, [b.id]);
+    expect(await ids(p._id)).toEqual([b.id, a.id]);
+    expect(await stored(p._id)).toMatchObject({ v: 2 });
+    // Written again by this run (or by b's own record's, still in the stream): not the stale one.
     expect((await stored(p._id))!.rev).not.toBe('stale');
   });
 
@@ -133,22 +142,25 @@ describe('recent likers beside the post', () => {
     expect(out.done).toBe(true);
     expect(await stored(p._id)).toBeUndefined();
     // An item written after the cleanup (a run that read the post just before its deletion) is removed by the next run.
-    await db.send(new PutCommand({ TableName: TABLE, Item: { ...keys.postLikers(p._id), type: 'LIKERS', postId: p._id, ids: [a.id], v: 1, rev: 'late' } }));
-    expect(await refreshLikers(p._id, a.id)).toBe(false);
+    await db.send(new PutCommand({ TableName: TABLE, Item: { ...keys.postLikers(p._id), type: 'LIKERS', postId: p._id, sks: [`2026-01-01T00:00:00.000Z#${a.id}`], v: 1, rev: 'late' } }));
+    expect(await refreshLikers(p._id, [a.id])).toBe(false);
     expect(await stored(p._id)).toBeUndefined();
   });
 });
 
 describe('showsEdge', () => {
-  const ids = Array.from({ length: 10 }, (_, i) => `U${9 - i}`);
-  const full = { ids, floor: '2026-01-01T00:00:00.000Z#U0' };
+  const sk = (n: number, id: string) => `2026-01-01T00:00:${String(n).padStart(2, '0')}.000Z#${id}`;
+  // Ten likes, U9 the newest (second 19) down to U0 (second 10).
+  const full = Array.from({ length: 10 }, (_, i) => sk(19 - i, `U${9 - i}`));
   it('a view with room holds every like; a full one the newest; a gone like is never listed', () => {
-    expect(showsEdge({ ids: ['A'], floor: 'x#A' }, 'B', '2026#B')).toBe(false);
-    expect(showsEdge({ ids: ['B', 'A'], floor: 'x#A' }, 'B', '2026#B')).toBe(true);
-    expect(showsEdge({ ids: ['B'], floor: 'x#B' }, 'B', undefined)).toBe(false);
-    expect(showsEdge({ ids: [] }, 'B', undefined)).toBe(true);
-    expect(showsEdge(full, 'Z', '2027-01-01T00:00:00.000Z#Z')).toBe(false);
-    expect(showsEdge(full, 'Z', '2025-01-01T00:00:00.000Z#Z')).toBe(true);
-    expect(showsEdge(full, 'U0', full.floor)).toBe(true);
+    expect(showsEdge([sk(1, 'A')], 'B', sk(2, 'B'))).toBe(false);
+    expect(showsEdge([sk(2, 'B'), sk(1, 'A')], 'B', sk(2, 'B'))).toBe(true);
+    expect(showsEdge([sk(2, 'B')], 'B', undefined)).toBe(false);
+    expect(showsEdge([], 'B', undefined)).toBe(true);
+    expect(showsEdge(full, 'Z', sk(30, 'Z'))).toBe(false);
+    expect(showsEdge(full, 'Z', sk(5, 'Z'))).toBe(true);
+    expect(showsEdge(full, 'U0', sk(10, 'U0'))).toBe(true);
+    // Liked again since: listed with its old sort key is not the like as it stands.
+    expect(showsEdge([sk(2, 'B'), sk(1, 'A')], 'A', sk(3, 'A'))).toBe(false);
   });
 });
