@@ -14,9 +14,8 @@ export interface LikerPage {
   nextCursor: string | null;
 }
 
-/** One Query of limit + 1 edges: the extra one only says whether more exist. */
-export async function likers(postId: string, limit: number, cursor?: string): Promise<LikerPage> {
-  const after = cursor === undefined ? undefined : decodeCursor(cursor);
+/** The likes index sort keys (`<createdAt>#<userId>`) of a post's newest likes, older than `after` when given: one Query. */
+export async function likeKeys(postId: string, limit: number, after?: string): Promise<string[]> {
   const res = await db.send(new QueryCommand({
     TableName: TABLE,
     IndexName: INDEX.GSI1,
@@ -24,9 +23,14 @@ export async function likers(postId: string, limit: number, cursor?: string): Pr
     ExpressionAttributeValues: { ':pk': keys.likesOf(postId), ...(after ? { ':after': after } : {}) },
     ProjectionExpression: 'GSI1SK',
     ScanIndexForward: false,
-    Limit: limit + 1,
+    Limit: limit,
   }));
-  const sks = (res.Items ?? []).map((i) => String(i.GSI1SK));
+  return (res.Items ?? []).map((i) => String(i.GSI1SK));
+}
+
+/** One Query of limit + 1 edges: the extra one only says whether more exist. */
+export async function likers(postId: string, limit: number, cursor?: string): Promise<LikerPage> {
+  const sks = await likeKeys(postId, limit + 1, cursor === undefined ? undefined : decodeCursor(cursor));
   const hasMore = sks.length > limit;
   const pageSks = sks.slice(0, limit);
   return {

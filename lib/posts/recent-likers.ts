@@ -22,16 +22,16 @@
 // flight are checked together by the next one (one BatchGet for all their edges). Every
 // write is a compare-and-swap on the item's rev: a run that still meets another (a replay,
 // a redrive) starts again from the newer item instead of overwriting it.
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { db, TABLE } from '../db/client';
 import { batchGet, itemKey } from '../db/batch';
 import * as keys from '../keys';
-import { INDEX } from '../keys';
 import { newId } from '../ids';
 import { IndexBehind } from '../graph/recent';
 import { typeOf, type Change, type Reaction } from '../events/changes';
 import { LIKES_EMBED } from './present';
+import { likeKeys } from './likers';
 
 /** The item beside the post: its newest like edges, newest first, as the likes index sorts them. */
 export interface RecentLikersItem {
@@ -58,20 +58,6 @@ export const likerOf = (sk: string) => sk.slice(sk.lastIndexOf('#') + 1);
 export const likersItem = (postId: string, sks: string[], v: number, rev: string): RecentLikersItem => ({
   ...keys.postLikers(postId), type: 'LIKERS', postId, sks, v, rev,
 });
-
-/** The newest like edges of a post, from its likes index: their sort keys, newest first. */
-async function newestLikes(postId: string): Promise<string[]> {
-  const res = await db.send(new QueryCommand({
-    TableName: TABLE,
-    IndexName: INDEX.GSI1,
-    KeyConditionExpression: 'GSI1PK = :pk',
-    ExpressionAttributeValues: { ':pk': keys.likesOf(postId) },
-    ProjectionExpression: 'GSI1SK',
-    ScanIndexForward: false,
-    Limit: LIMIT,
-  }));
-  return (res.Items ?? []).map((i) => String(i.GSI1SK));
-}
 
 /** Whether a like whose edge has sort key `sk` belongs among a view's newest: a view with room holds every like. */
 const within = (sks: string[], sk: string) => sks.length < LIMIT || sk >= sks[sks.length - 1]!;
@@ -134,7 +120,7 @@ export async function refreshLikers(postId: string, userIds: string[] = []): Pro
     // Written since from a later read of the post: that run has it.
     if (item && item.v > version) return false;
     if (item && item.v === version && shown(item.sks)) return false;
-    const sks = await newestLikes(postId);
+    const sks = await likeKeys(postId, LIMIT);
     const complete = sks.length === Math.min(Number(post.likesCount ?? 0), LIMIT) && shown(sks)
       && !(item && await droppedStanding(postId, item.sks, sks, edges));
     if (!complete) {

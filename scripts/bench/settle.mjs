@@ -10,22 +10,18 @@
 // lib bundle) bring every user and post of the data set up to date. For one already current
 // it is one read and no write.
 
-/** Runs refreshRecent for every user of the data set, 16 at a time; answers how many moved. */
-export async function settleRecentIds(ds, lib) {
+/** Runs `refresh` for every one of `items`, 16 at a time; answers how many it moved. */
+async function settleAll(items, refresh) {
   let moved = 0;
-  for (let i = 0; i < ds.users.length; i += 16) {
-    const done = await Promise.all(ds.users.slice(i, i + 16).map((u) => lib.refreshRecent(u.id)));
+  for (let i = 0; i < items.length; i += 16) {
+    const done = await Promise.all(items.slice(i, i + 16).map(refresh));
     moved += done.filter(Boolean).length;
   }
   return moved;
 }
 
-/** Runs refreshLikers for every post of the data set, 16 at a time; answers how many moved. */
-export async function settleRecentLikers(ds, lib) {
-  let moved = 0;
-  for (let i = 0; i < ds.posts.length; i += 16) {
-    const done = await Promise.all(ds.posts.slice(i, i + 16).map((p) => lib.refreshLikers(p.id)));
-    moved += done.filter(Boolean).length;
-  }
-  return moved;
-}
+/** refreshRecent for every user of the data set. */
+export const settleRecentIds = (ds, lib) => settleAll(ds.users, (u) => lib.refreshRecent(u.id));
+
+/** refreshLikers for every post of the data set. */
+export const settleRecentLikers = (ds, lib) => settleAll(ds.posts, (p) => lib.refreshLikers(p.id));

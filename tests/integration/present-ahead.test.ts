@@ -13,18 +13,10 @@ const keys = require('../../lib/keys') as typeof import('../../lib/keys');
 const { presentAhead, presentPosts } = require('../../lib/posts/present') as typeof import('../../lib/posts/present');
 const { handler: likeH } = require('../../functions/posts/like') as typeof import('../../functions/posts/like');
 const { handler: bookmarkH } = require('../../functions/posts/bookmark') as typeof import('../../functions/posts/bookmark');
+const { likersQueries, recorded } = require('../support/db-metrics') as typeof import('../support/db-metrics');
 /* eslint-enable @typescript-eslint/no-require-imports */
 import type { PostItem } from '../../lib/posts/model';
 
-const SINK = Symbol.for('aperture.dbMetrics');
-type Rec = { command: string; input: { ExpressionAttributeValues?: Record<string, { S?: string }> } };
-async function requestsOf(run: () => Promise<unknown>): Promise<Rec[]> {
-  (globalThis as Record<symbol, unknown>)[SINK] = [];
-  await run();
-  return (globalThis as Record<symbol, Rec[]>)[SINK] ?? [];
-}
-const likersQueries = (recs: Rec[], postId: string) => recs.filter((r) => r.command === 'QueryCommand'
-  && Object.values(r.input.ExpressionAttributeValues ?? {}).some((v) => v.S === keys.likesOf(postId)));
 
 it('uses the reads started ahead, reads the rest, and answers as presenting from nothing', async () => {
   const [me, author, fan] = await users(3);
@@ -37,14 +29,14 @@ it('uses the reads started ahead, reads the rest, and answers as presenting from
 
   const plain = await presentPosts(items, me.id);
   const ahead = presentAhead(me.id);
-  const started = await requestsOf(async () => { ahead.start([a._id, b._id]); await Promise.all(ahead.reads.values()); });
+  const started = await recorded(async () => { ahead.start([a._id, b._id]); await Promise.all(ahead.reads.values()); });
   // One BatchGet: flags and recent likers items (none here: no stream runs in this file).
   expect(started.map((r) => r.command)).toEqual(['BatchGetItemCommand']);
   // Starting the same ids again reads nothing more.
-  expect(await requestsOf(async () => ahead.start([a._id]))).toEqual([]);
+  expect(await recorded(async () => ahead.start([a._id]))).toEqual([]);
 
   let viaAhead: Awaited<ReturnType<typeof presentPosts>> | undefined;
-  const rest = await requestsOf(async () => { viaAhead = await presentPosts(items, me.id, undefined, ahead); });
+  const rest = await recorded(async () => { viaAhead = await presentPosts(items, me.id, undefined, ahead); });
   expect(viaAhead).toEqual(plain);
   expect(plain.map((p) => [p._id, p.likes, p.isLiked, p.isBookmarked])).toEqual([
     [a._id, [fan.id, me.id], true, false],

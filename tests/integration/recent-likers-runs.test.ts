@@ -21,17 +21,10 @@ const { db, TABLE } = require('../../lib/db/client') as typeof import('../../lib
 const { DeleteCommand, PutCommand, UpdateCommand } = require('@aws-sdk/lib-dynamodb') as typeof import('@aws-sdk/lib-dynamodb');
 const { handler: likeH } = require('../../functions/posts/like') as typeof import('../../functions/posts/like');
 const { handler: unlikeH } = require('../../functions/posts/unlike') as typeof import('../../functions/posts/unlike');
+const { countOf, recorded } = require('../support/db-metrics') as typeof import('../support/db-metrics');
 /* eslint-enable @typescript-eslint/no-require-imports */
 import type { DynamoDBRecord } from 'aws-lambda';
 
-const SINK = Symbol.for('aperture.dbMetrics');
-type Rec = { command: string };
-async function requestsOf(run: () => Promise<unknown>): Promise<Rec[]> {
-  (globalThis as Record<symbol, unknown>)[SINK] = [];
-  await run();
-  return (globalThis as Record<symbol, Rec[]>)[SINK] ?? [];
-}
-const count = (recs: Rec[], command: string) => recs.filter((r) => r.command === command).length;
 
 it('a batch of 20 likes of one post goes in waves: one index Query and one write, every record done', async () => {
   const [author, ...fans] = await users(21);
@@ -46,22 +39,22 @@ it('a batch of 20 likes of one post goes in waves: one index Query and one write
   }));
 
   let out: Awaited<ReturnType<typeof react>> | undefined;
-  const recs = await requestsOf(async () => { out = await react(records, likersReactions); });
+  const recs = await recorded(async () => { out = await react(records, likersReactions); });
   expect(out).toEqual({ batchItemFailures: [] });
   // Side by side, each of the ten parallel runs would have queried the index and raced to write.
-  expect(count(recs, 'QueryCommand')).toBe(1);
-  expect(count(recs, 'PutItemCommand')).toBe(1);
+  expect(countOf(recs, 'QueryCommand')).toBe(1);
+  expect(countOf(recs, 'PutItemCommand')).toBe(1);
   // The first wave holds the ten records the router starts at once, the second the other ten.
-  expect(count(recs, 'BatchGetItemCommand')).toBe(2);
+  expect(countOf(recs, 'BatchGetItemCommand')).toBe(2);
   const item = (await getItem(keys.postLikers(p._id)))!;
   expect((item.sks as string[]).map(likerOf)).toEqual(fans.slice(-10).reverse().map((f) => f.id));
   expect(item.v).toBe(20);
 
   // Delivered again (a retry from the first record): nothing is written.
-  const again = await requestsOf(async () => { out = await react(records, likersReactions); });
+  const again = await recorded(async () => { out = await react(records, likersReactions); });
   expect(out).toEqual({ batchItemFailures: [] });
-  expect(count(again, 'PutItemCommand')).toBe(0);
-  expect(count(again, 'QueryCommand')).toBe(0);
+  expect(countOf(again, 'PutItemCommand')).toBe(0);
+  expect(countOf(again, 'QueryCommand')).toBe(0);
 });
 
 const like = async (u: { token: string }, postId: string) => expect((await call(likeH, 'POST /posts/like/{post_id}', { token: u.token, params: { post_id: postId } })).status).toBe(200);

@@ -19,20 +19,11 @@ const { handler: unlikeH } = require('../../functions/posts/unlike') as typeof i
 const { handler: userPostsH } = require('../../functions/posts/user') as typeof import('../../functions/posts/user');
 const { handler: deleteH } = require('../../functions/posts/delete') as typeof import('../../functions/posts/delete');
 const { handler: worker } = require('../../functions/cleanup/worker') as typeof import('../../functions/cleanup/worker');
+const { likersQueries, recorded } = require('../support/db-metrics') as typeof import('../support/db-metrics');
 /* eslint-enable @typescript-eslint/no-require-imports */
 import type { TestStream } from '../support/stream';
 import type { TestUser } from '../support/factories';
 
-const SINK = Symbol.for('aperture.dbMetrics');
-type Rec = { command: string; input: { ExpressionAttributeValues?: Record<string, { S?: string }> } };
-async function requestsOf(run: () => Promise<unknown>): Promise<Rec[]> {
-  (globalThis as Record<symbol, unknown>)[SINK] = [];
-  await run();
-  return (globalThis as Record<symbol, Rec[]>)[SINK] ?? [];
-}
-/** Queries of a post's likes index (what the item beside the post spares a page). */
-const likersQueries = (recs: Rec[], postId: string) => recs.filter((r) => r.command === 'QueryCommand'
-  && Object.values(r.input.ExpressionAttributeValues ?? {}).some((v) => v.S === keys.likesOf(postId)));
 
 const like = (u: TestUser, postId: string) => call(likeH, 'POST /posts/like/{post_id}', { token: u.token, params: { post_id: postId } });
 const unlike = (u: TestUser, postId: string) => call(unlikeH, 'POST /posts/unlike/{post_id}', { token: u.token, params: { post_id: postId } });
@@ -66,14 +57,14 @@ describe('recent likers beside the post', () => {
     expect(await stored(p._id)).toMatchObject({ type: 'LIKERS', postId: p._id, v: 2 });
 
     let page: Awaited<ReturnType<typeof authorPage>> | undefined;
-    const recs = await requestsOf(async () => { page = await authorPage(viewer, author); });
+    const recs = await recorded(async () => { page = await authorPage(viewer, author); });
     expect(page!.status).toBe(200);
     expect(page!.body.posts[0]).toMatchObject({ _id: p._id, likes: [b.id, a.id], likesCount: 2 });
     expect(likersQueries(recs, p._id)).toEqual([]);
 
     // The home feed (its reads started ahead) presents them the same way.
     let home: Awaited<ReturnType<typeof feed>> | undefined;
-    const feedRecs = await requestsOf(async () => { home = await feed(author.token); });
+    const feedRecs = await recorded(async () => { home = await feed(author.token); });
     expect(home!.body.posts.find((x: { _id: string }) => x._id === p._id)).toMatchObject({ likes: [b.id, a.id] });
     expect(likersQueries(feedRecs, p._id)).toEqual([]);
 
@@ -106,12 +97,12 @@ describe('recent likers beside the post', () => {
     const fake = { ...keys.postLikers(p._id), type: 'LIKERS', postId: p._id, sks: [`2030-01-01T00:00:00.000Z#${viewer.id}`], rev: 'test' };
     await db.send(new PutCommand({ TableName: TABLE, Item: { ...fake, v: 0 } }));
     let page: Awaited<ReturnType<typeof authorPage>> | undefined;
-    let recs = await requestsOf(async () => { page = await authorPage(viewer, author); });
+    let recs = await recorded(async () => { page = await authorPage(viewer, author); });
     expect(page!.body.posts[0].likes).toEqual([a.id]);
     expect(likersQueries(recs, p._id)).toHaveLength(1);
     // At the post's version the item is what the page shows (the proof that it is read at all).
     await db.send(new PutCommand({ TableName: TABLE, Item: { ...fake, v: 1 } }));
-    recs = await requestsOf(async () => { page = await authorPage(viewer, author); });
+    recs = await recorded(async () => { page = await authorPage(viewer, author); });
     expect(page!.body.posts[0].likes).toEqual([viewer.id]);
     expect(likersQueries(recs, p._id)).toEqual([]);
   });
