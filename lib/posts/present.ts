@@ -33,7 +33,7 @@ type Flags = Parameters<typeof toPostView>[2];
 /** What a page reads for one post: the caller's flags and, when asked, the post's recent likers item. */
 export interface PageReads {
   flags: Flags;
-  recent?: { ids: string[]; v: number };
+  recent?: { ids: string[]; v: number; likesCount: number };
 }
 
 /**
@@ -47,14 +47,14 @@ async function pageReads(callerId: string, postIds: string[], withLikers: string
     ...withLikers.map((id) => keys.postLikers(id)),
   ];
   const found = wanted.length
-    ? await batchGet<{ sks?: string[]; v?: number }>(wanted, { projection: '#c, #sks, #v', names: { '#c': 'createdAt', '#sks': 'sks', '#v': 'v' } })
-    : new Map<string, { sks?: string[]; v?: number }>();
+    ? await batchGet<{ sks?: string[]; v?: number; likesCount?: number }>(wanted, { projection: '#c, #sks, #v, #lc', names: { '#c': 'createdAt', '#sks': 'sks', '#v': 'v', '#lc': 'likesCount' } })
+    : new Map<string, { sks?: string[]; v?: number; likesCount?: number }>();
   return new Map(postIds.map((id) => {
     const recent = found.get(itemKey(keys.postLikers(id)));
     return [id, {
       flags: { isLiked: found.has(itemKey(keys.postLike(id, callerId))), isBookmarked: found.has(itemKey(keys.bookmark(callerId, id))) },
       // The item holds the likes index sort keys, `<createdAt>#<userId>`.
-      ...(recent?.sks ? { recent: { ids: recent.sks.map((sk) => sk.slice(sk.lastIndexOf('#') + 1)), v: Number(recent.v ?? 0) } } : {}),
+      ...(recent?.sks ? { recent: { ids: recent.sks.map((sk) => sk.slice(sk.lastIndexOf('#') + 1)), v: Number(recent.v ?? 0), likesCount: Number(recent.likesCount ?? -1) } } : {}),
     }];
   }));
 }
@@ -101,7 +101,9 @@ export async function presentPosts(items: PostItem[], callerId: string, likesLim
     : Promise.resolve(new Map<string, PageReads>());
   return Promise.all(items.map(async (p) => {
     const read = await (ahead?.reads.get(p.id) ?? restReads.then((m) => m.get(p.id)!));
-    const recent = fromItem && read.recent?.v === (p.likesV ?? 0) ? read.recent : undefined;
+    // Current only at the post's likesV and likesCount both: a like that did not move likesV
+    // (one served by the code before it, during a deploy) still shows in the count.
+    const recent = fromItem && read.recent?.v === (p.likesV ?? 0) && read.recent.likesCount === (p.likesCount ?? 0) ? read.recent : undefined;
     const likes = !p.likesCount ? [] : recent ? recent.ids.slice(0, likesLimit) : await recentLikers(p.id, likesLimit);
     return toPostView(p, likes, read.flags);
   }));

@@ -41,8 +41,9 @@ export interface RecentLikersItem {
   postId: string;
   /** `<createdAt>#<userId>` of the newest likes (the likes index sort keys), newest first, at most LIMIT. */
   sks: string[];
-  /** The post's likesV these likes reflect. */
+  /** The post's likesV these likes reflect, and its likesCount at that version. */
   v: number;
+  likesCount: number;
   /** Changes with every write: the compare-and-swap token. */
   rev: string;
 }
@@ -54,9 +55,9 @@ const ATTEMPTS = 5;
 /** The liker id of a likes index sort key. */
 export const likerOf = (sk: string) => sk.slice(sk.lastIndexOf('#') + 1);
 
-/** The item for the newest like edges' sort keys (newest first, at most LIMIT). */
-export const likersItem = (postId: string, sks: string[], v: number, rev: string): RecentLikersItem => ({
-  ...keys.postLikers(postId), type: 'LIKERS', postId, sks, v, rev,
+/** The item for the newest like edges' sort keys (newest first, at most LIMIT), at the post's likesV and likesCount. */
+export const likersItem = (postId: string, sks: string[], post: { likesV: number; likesCount: number }, rev: string): RecentLikersItem => ({
+  ...keys.postLikers(postId), type: 'LIKERS', postId, sks, v: post.likesV, likesCount: post.likesCount, rev,
 });
 
 /** Whether a like whose edge has sort key `sk` belongs among a view's newest: a view with room holds every like. */
@@ -114,14 +115,15 @@ export async function refreshLikers(postId: string, userIds: string[] = []): Pro
       return false;
     }
     const version = Number(post.likesV ?? 0);
+    const count = Number(post.likesCount ?? 0);
     // Each changed edge's sort key as it stands (undefined: gone).
     const edges = new Map(userIds.map((u) => [u, found.get(itemKey(keys.postLike(postId, u)))?.GSI1SK as string | undefined]));
     const shown = (sks: string[]) => [...edges].every(([u, sk]) => showsEdge(sks, u, sk));
     // Written since from a later read of the post: that run has it.
     if (item && item.v > version) return false;
-    if (item && item.v === version && shown(item.sks)) return false;
+    if (item && item.v === version && item.likesCount === count && shown(item.sks)) return false;
     const sks = await likeKeys(postId, LIMIT);
-    const complete = sks.length === Math.min(Number(post.likesCount ?? 0), LIMIT) && shown(sks)
+    const complete = sks.length === Math.min(count, LIMIT) && shown(sks)
       && !(item && await droppedStanding(postId, item.sks, sks, edges));
     if (!complete) {
       // Either the index lags, or the likes moved on since the read: read again.
@@ -130,7 +132,7 @@ export async function refreshLikers(postId: string, userIds: string[] = []): Pro
       if (Number(now.Item.likesV ?? 0) !== version) continue;
       throw new IndexBehind(`The likes index of post ${postId} does not show its likes yet (likesV ${version})`);
     }
-    const view = likersItem(postId, sks, version, newId());
+    const view = likersItem(postId, sks, { likesV: version, likesCount: count }, newId());
     try {
       await db.send(new PutCommand({
         TableName: TABLE,

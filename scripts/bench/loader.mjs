@@ -67,7 +67,7 @@ export function* itemsOf(ds, lib, passwordHash) {
     const likedAt = (k) => new Date(Date.parse(post.createdAt) + 1000 + k).toISOString();
     // Its newest likers as the stream keeps them beside the post (lib/posts/recent-likers.ts), at the post's likesV (0).
     const newestLikes = post.likers.map((l, k) => `${likedAt(k)}#${userId(l)}`).sort().reverse().slice(0, 10);
-    yield lib.likersItem(post.id, newestLikes, 0, 'bench');
+    yield lib.likersItem(post.id, newestLikes, { likesV: 0, likesCount: post.likers.length }, 'bench');
     for (const [k, l] of post.likers.entries()) {
       const at = likedAt(k);
       yield lib.postLikeItem(post.id, userId(l), at, userId(post.author));

@@ -77,6 +77,12 @@ describe('a lagging likes index', () => {
     await show(p._id, c.id);
     expect(await refreshLikers(p._id, [c.id])).toBe(true);
     expect(await listed(p._id)).toEqual([c.id, b.id, a.id]);
+    // At the post's version with another count (a like that did not move likesV): rewritten.
+    const item = (await getItem(keys.postLikers(p._id)))!;
+    await db.send(new PutCommand({ TableName: TABLE, Item: { ...item, sks: (item.sks as string[]).slice(1), likesCount: 2 } }));
+    expect(await refreshLikers(p._id)).toBe(true);
+    expect(await getItem(keys.postLikers(p._id))).toMatchObject({ v: 3, likesCount: 3 });
+    expect(await listed(p._id)).toEqual([c.id, b.id, a.id]);
   });
 
   it('with 10 likes or more, a view that drops a listed like whose edge still stands is not written', async () => {
