@@ -5,7 +5,8 @@
 //
 // Every like and unlike moves the post's likesV in its own transaction (lib/posts/edges.ts),
 // and so does an account deletion's removal of its likes (lib/account/cleanup.ts). Readers use
-// the item only while its v equals the post's likesV; otherwise they read the index, as before.
+// the item only while its v and likesCount equal the post's; otherwise they read the index,
+// as before.
 // The item is not the post item itself: every like's transaction updates the post item, and
 // DynamoDB refuses a plain write to an item that a transaction holds, which a hot post's is
 // nearly all the time.
@@ -14,8 +15,8 @@
 // consistently, and writes only when the item is behind the post or does not show one of
 // those edges as it stands (listed exactly when it exists and is among the newest). A view
 // read from the index is written only when it shows those edges, holds as many likes as the
-// post counts (up to 10), and drops nothing the item listed whose edge is still there above
-// its floor: so a lagging index (AWS's GSI propagation, or a replica behind one read before)
+// post counts (up to 10), and drops nothing the item listed whose edge still stands where
+// the view has room or rank for it: so a lagging index (AWS's GSI propagation, or a replica behind one read before)
 // can neither leave out a like that a run has seen nor bring back an unliked one. Otherwise
 // the run reads again, and fails (IndexBehind, retried by the stream) while the post has not
 // moved on. The runs for one post go in waves: the records that arrive while a run is in
