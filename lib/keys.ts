@@ -102,10 +102,12 @@ export const postIndexes = (postId: string, authorId: string) => ({
 export const postsOf = (authorId: string) => `POSTS#${authorId}`;
 export const feedShard = (shard: number) => `FEED#${shard}`;
 export const postCounterShard = (shard: number) => ({ PK: 'STATS#POSTS', SK: `SHARD#${shard}` });
-// The newest likers of a post, kept by the stream beside it (lib/posts/recent-likers.ts); not
-// in any index. Its SK sorts apart from the LIKE# edges, which a cleanup pages out by prefix.
-export const POST_LIKERS_SK = '#LIKERS';
-export const postLikers = (postId: string) => ({ PK: `POST#${postId}`, SK: POST_LIKERS_SK });
+// The newest likers of a post or a comment, kept by the stream beside it
+// (lib/posts/recent-likers.ts); not in any index. Its SK sorts apart from the LIKE# edges,
+// which a cleanup pages out by prefix.
+export const LIKERS_SK = '#LIKERS';
+export const postLikers = (postId: string) => ({ PK: `POST#${postId}`, SK: LIKERS_SK });
+export const commentLikers = (commentId: string) => ({ PK: `COMMENT#${commentId}`, SK: LIKERS_SK });
 
 // Likes of a post or of a comment live in the liked record's partition (so a
 // cleanup can page them out); GSI1 lists them newest first.

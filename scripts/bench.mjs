@@ -213,8 +213,8 @@ try {
       say(`${scale.name}: recent ids brought up to date for ${moved} of ${ds.N} users (the stream's reaction, before the cold starts)`);
       result.recentIdsSettled = { users: ds.N, moved };
       const likersMoved = await settleRecentLikers(ds, lib);
-      say(`${scale.name}: recent likers brought up to date for ${likersMoved} of ${ds.posts.length} posts`);
-      result.recentLikersSettled = { posts: ds.posts.length, moved: likersMoved };
+      say(`${scale.name}: recent likers brought up to date for ${likersMoved} of ${ds.posts.length} posts and ${ds.comments.length} comments`);
+      result.recentLikersSettled = { posts: ds.posts.length, comments: ds.comments.length, moved: likersMoved };
       measureColdStarts();
     };
     for (const s of selected) {

@@ -77,11 +77,11 @@ interface Counted {
 }
 
 const edgeDelete = (edge: Key): TxItem => ({ op: { Delete: { TableName: TABLE, Key: edge, ConditionExpression: 'attribute_exists(PK)' } } });
-/** The version an edge's counter moves with: a follow's edgesV (lib/graph/recent.ts), a post like's likesV (lib/posts/recent-likers.ts). */
-const versionOf = (key: Key, field: string): string | undefined =>
-  (field === 'followersCount' || field === 'followingCount' ? 'edgesV' : field === 'likesCount' && key.SK === 'POST' ? 'likesV' : undefined);
+/** The version an edge's counter moves with: a follow's edgesV (lib/graph/recent.ts), a like's likesV (lib/posts/recent-likers.ts). */
+const versionOf = (field: string): string | undefined =>
+  (field === 'followersCount' || field === 'followingCount' ? 'edgesV' : field === 'likesCount' ? 'likesV' : undefined);
 const counterDown = (key: Key, field: string): TxItem => {
-  const version = versionOf(key, field);
+  const version = versionOf(field);
   return {
     op: {
       Update: {

@@ -77,7 +77,9 @@ class Drainer {
         const commentId = String(item.PK).slice(COMMENT_PREFIX.length);
         for (const r of commentRanges(commentId)) if (!(await this.drain(r))) return false;
       }
-      await deleteAll(items.map((i) => ({ PK: String(i.PK), SK: String(i.SK) })));
+      // A comment goes with its recent likers item (lib/posts/recent-likers.ts), a known key.
+      const likers = items.filter(isComment).map((i) => keys.commentLikers(String(i.PK).slice(COMMENT_PREFIX.length)));
+      await deleteAll([...items.map((i) => ({ PK: String(i.PK), SK: String(i.SK) })), ...likers]);
       this.deleted += items.length;
       start = res.LastEvaluatedKey;
     } while (start);
@@ -128,8 +130,8 @@ export async function runCleanup(kind: CleanupKind, id: string, opts: DrainOptio
     if (!opts.keepGoing()) return { done: false, deleted: drainer.deleted };
     await removeMedia(job.media);
   }
-  // A post's recent likers item (lib/posts/recent-likers.ts): one known key, not a range to page.
-  if (kind === 'post') await db.send(new DeleteCommand({ TableName: TABLE, Key: keys.postLikers(id) }));
+  // The record's recent likers item (lib/posts/recent-likers.ts): one known key, not a range to page.
+  await db.send(new DeleteCommand({ TableName: TABLE, Key: kind === 'post' ? keys.postLikers(id) : keys.commentLikers(id) }));
   await db.send(new DeleteCommand({ TableName: TABLE, Key: keys.cleanupJob(kind, id) }));
   return { done: true, deleted: drainer.deleted };
 }

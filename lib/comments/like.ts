@@ -34,9 +34,10 @@ const moveLikes = (commentId: string, by: 1 | -1): TxItem => ({
     Update: {
       TableName: TABLE,
       Key: keys.comment(commentId),
-      UpdateExpression: 'ADD likesCount :by',
+      // likesV: the recent likers item beside the comment is stale until the stream catches up (lib/posts/recent-likers.ts).
+      UpdateExpression: 'ADD likesCount :by, likesV :one',
       ConditionExpression: 'attribute_exists(PK)',
-      ExpressionAttributeValues: { ':by': by },
+      ExpressionAttributeValues: { ':by': by, ':one': 1 },
     },
   },
   onConditionFailed: gone,

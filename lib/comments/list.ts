@@ -5,6 +5,7 @@
 // thread ends, within MAX_ROUNDS queries, so hasMore and nextCursor stay right.
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from '../db/client';
+import { batchGet, itemKey } from '../db/batch';
 import * as keys from '../keys';
 import { INDEX } from '../keys';
 import { blockedEitherWay, relations, type Relation } from '../graph/relations';
@@ -27,9 +28,28 @@ async function queryAfter(partition: string, after: string | undefined, limit: n
   return { items: (res.Items ?? []) as CommentItem[], end: !res.LastEvaluatedKey };
 }
 
-/** Like arrays of the items that have likes; started beside the block check of the same items. */
-const likesOf = (items: CommentItem[]) =>
-  Promise.all(items.map(async (c) => [c.id, c.likesCount > 0 ? await edgeIds('GSI1', keys.likesOf(c.id), EMBED_LIMIT.list) : []] as const));
+/**
+ * Like arrays of the items that have likes, started beside the block check of the same items:
+ * one BatchGet of their recent likers items (kept by the stream, lib/posts/recent-likers.ts),
+ * used while an item's v and likesCount are the comment's; a likes-index Query only for a
+ * comment whose item is behind. Eventually consistent: an item older than the comment read
+ * is behind by its version, and its comment reads the index.
+ */
+async function likesOf(items: CommentItem[]): Promise<(readonly [string, string[]])[]> {
+  const liked = items.filter((c) => c.likesCount > 0);
+  const found = liked.length
+    ? await batchGet<{ sks?: string[]; v?: number; likesCount?: number }>(liked.map((c) => keys.commentLikers(c.id)), {
+      projection: '#sks, #v, #lc', names: { '#sks': 'sks', '#v': 'v', '#lc': 'likesCount' }, consistent: false,
+    })
+    : new Map<string, { sks?: string[]; v?: number; likesCount?: number }>();
+  return Promise.all(items.map(async (c) => {
+    if (!c.likesCount) return [c.id, []] as const;
+    const recent = found.get(itemKey(keys.commentLikers(c.id)));
+    const current = recent?.sks && Number(recent.v ?? -1) === (c.likesV ?? 0) && recent.likesCount === c.likesCount;
+    // The item holds the likes index sort keys, `<createdAt>#<userId>`.
+    return [c.id, current ? recent.sks!.map((sk) => sk.slice(sk.lastIndexOf('#') + 1)) : await edgeIds('GSI1', keys.likesOf(c.id), EMBED_LIMIT.list)] as const;
+  }));
+}
 
 export interface ThreadPage<H> {
   head: H;

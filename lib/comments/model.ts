@@ -18,6 +18,8 @@ export interface CommentItem {
   replyTo: string | null;
   repliesCount: number;
   likesCount: number;
+  /** Moved by every like and unlike: the recent likers item beside the comment is current while its v equals this (lib/posts/recent-likers.ts). */
+  likesV?: number;
   createdAt: string;
   updatedAt: string;
   /** Author of the post: block checks without waiting for the post. */

@@ -1,12 +1,13 @@
-// The newest likers of each post, kept by the stream in an item beside the post
-// (POST#<id> / #LIKERS; docs/ARCHITECTURE.md, "Recent likers beside the post"). A page of
-// posts then presents its `likes` arrays from the one BatchGet it sends for the caller's flags,
-// instead of one likes-index Query per post (lib/posts/present.ts).
+// The newest likers of each post and each comment, kept by the stream in an item beside it
+// (POST#<id> / #LIKERS, COMMENT#<id> / #LIKERS; docs/ARCHITECTURE.md, "Recent likers beside
+// the post"). A page of posts then presents its `likes` arrays from the one BatchGet it sends
+// for the caller's flags (lib/posts/present.ts), and a page of comments from one BatchGet
+// (lib/comments/list.ts), instead of one likes-index Query per liked post or comment.
 //
-// Every like and unlike moves the post's likesV in its own transaction (lib/posts/edges.ts),
-// and so does an account deletion's removal of its likes (lib/account/cleanup.ts). Readers use
-// the item only while its v and likesCount equal the post's; otherwise they read the index,
-// as before.
+// Every like and unlike moves the liked record's likesV in its own transaction
+// (lib/posts/edges.ts, lib/comments/like.ts), and so does an account deletion's removal of its
+// likes (lib/account/cleanup.ts). Readers use the item only while its v and likesCount equal
+// the record's; otherwise they read the index, as before. Below, "post" stands for either.
 // The item is not the post item itself: every like's transaction updates the post item, and
 // DynamoDB refuses a plain write to an item that a transaction holds, which a hot post's is
 // nearly all the time.
@@ -34,12 +35,13 @@ import { typeOf, type Change, type Reaction } from '../events/changes';
 import { LIKES_EMBED } from './present';
 import { likeKeys } from './likers';
 
-/** The item beside the post: its newest like edges, newest first, as the likes index sorts them. */
+/** The item beside the post or comment: its newest like edges, newest first, as the likes index sorts them. */
 export interface RecentLikersItem {
   PK: string;
   SK: string;
   type: 'LIKERS';
-  postId: string;
+  /** The liked post's or comment's id. */
+  targetId: string;
   /** `<createdAt>#<userId>` of the newest likes (the likes index sort keys), newest first, at most LIMIT. */
   sks: string[];
   /** The post's likesV these likes reflect, and its likesCount at that version. */
@@ -56,9 +58,24 @@ const ATTEMPTS = 5;
 /** The liker id of a likes index sort key. */
 export const likerOf = (sk: string) => sk.slice(sk.lastIndexOf('#') + 1);
 
-/** The item for the newest like edges' sort keys (newest first, at most LIMIT), at the post's likesV and likesCount. */
-export const likersItem = (postId: string, sks: string[], post: { likesV: number; likesCount: number }, rev: string): RecentLikersItem => ({
-  ...keys.postLikers(postId), type: 'LIKERS', postId, sks, v: post.likesV, likesCount: post.likesCount, rev,
+/** What is liked: a post or a comment, and the keys of its record, its item and its like edges. */
+export interface Target {
+  id: string;
+  record: { PK: string; SK: string };
+  item: { PK: string; SK: string };
+  like(userId: string): { PK: string; SK: string };
+}
+
+export const postTarget = (postId: string): Target => ({
+  id: postId, record: keys.post(postId), item: keys.postLikers(postId), like: (u) => keys.postLike(postId, u),
+});
+export const commentTarget = (commentId: string): Target => ({
+  id: commentId, record: keys.comment(commentId), item: keys.commentLikers(commentId), like: (u) => keys.commentLike(commentId, u),
+});
+
+/** The item for the newest like edges' sort keys (newest first, at most LIMIT), at the record's likesV and likesCount. */
+export const likersItem = (target: Target, sks: string[], record: { likesV: number; likesCount: number }, rev: string): RecentLikersItem => ({
+  ...target.item, type: 'LIKERS', targetId: target.id, sks, v: record.likesV, likesCount: record.likesCount, rev,
 });
 
 /** Whether a like whose edge has sort key `sk` belongs among a view's newest: a view with room holds every like. */
@@ -75,10 +92,10 @@ export function showsEdge(sks: string[], userId: string, edgeSk: string | undefi
   return within(sks, edgeSk) ? listed === edgeSk : listed === undefined;
 }
 
-const deleteItem = async (postId: string, rev: string) => {
+const deleteItem = async (target: Target, rev: string) => {
   try {
     await db.send(new DeleteCommand({
-      TableName: TABLE, Key: keys.postLikers(postId), ConditionExpression: '#rev = :rev', ExpressionAttributeNames: { '#rev': 'rev' }, ExpressionAttributeValues: { ':rev': rev },
+      TableName: TABLE, Key: target.item, ConditionExpression: '#rev = :rev', ExpressionAttributeNames: { '#rev': 'rev' }, ExpressionAttributeValues: { ':rev': rev },
     }));
   } catch (err) {
     if (!(err instanceof ConditionalCheckFailedException)) throw err;
@@ -90,50 +107,50 @@ const deleteItem = async (postId: string, rev: string) => {
  * still stand among the newest (a lagging index): read consistently, and only for the
  * item's likes the view dropped while it should have room or rank for them.
  */
-async function droppedStanding(postId: string, before: string[], view: string[], known: Map<string, string | undefined>): Promise<boolean> {
+async function droppedStanding(target: Target, before: string[], view: string[], known: Map<string, string | undefined>): Promise<boolean> {
   const dropped = before.filter((sk) => !view.includes(sk) && within(view, sk));
   const unknown = dropped.filter((sk) => !known.has(likerOf(sk)));
-  const found = unknown.length ? await batchGet(unknown.map((sk) => keys.postLike(postId, likerOf(sk))), { projection: 'GSI1SK' }) : new Map<string, Record<string, unknown>>();
+  const found = unknown.length ? await batchGet(unknown.map((sk) => target.like(likerOf(sk))), { projection: 'GSI1SK' }) : new Map<string, Record<string, unknown>>();
   return dropped.some((sk) => {
     const userId = likerOf(sk);
-    const now = known.has(userId) ? known.get(userId) : found.get(itemKey(keys.postLike(postId, userId)))?.GSI1SK;
+    const now = known.has(userId) ? known.get(userId) : found.get(itemKey(target.like(userId)))?.GSI1SK;
     return now === sk;
   });
 }
 
 /**
- * Brings a post's recent likers item up to its likesV, showing the likes of `userIds` as
- * their edges stand (the changed edges; none: only the version is checked, as the
- * benchmark's settle does). True when it wrote. A post that is gone takes its item with it.
+ * Brings a post's (or comment's) recent likers item up to its likesV, showing the likes of
+ * `userIds` as their edges stand (the changed edges; none: only the version is checked, as
+ * the benchmark's settle does). True when it wrote. A record that is gone takes its item with it.
  */
-export async function refreshLikers(postId: string, userIds: string[] = []): Promise<boolean> {
+export async function refreshItem(target: Target, userIds: string[] = []): Promise<boolean> {
   for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
-    const found = await batchGet([keys.post(postId), keys.postLikers(postId), ...userIds.map((u) => keys.postLike(postId, u))]);
-    const post = found.get(itemKey(keys.post(postId)));
-    const item = found.get(itemKey(keys.postLikers(postId))) as RecentLikersItem | undefined;
+    const found = await batchGet([target.record, target.item, ...userIds.map((u) => target.like(u))]);
+    const post = found.get(itemKey(target.record));
+    const item = found.get(itemKey(target.item)) as RecentLikersItem | undefined;
     if (!post) {
-      if (item) await deleteItem(postId, item.rev);
+      if (item) await deleteItem(target, item.rev);
       return false;
     }
     const version = Number(post.likesV ?? 0);
     const count = Number(post.likesCount ?? 0);
     // Each changed edge's sort key as it stands (undefined: gone).
-    const edges = new Map(userIds.map((u) => [u, found.get(itemKey(keys.postLike(postId, u)))?.GSI1SK as string | undefined]));
+    const edges = new Map(userIds.map((u) => [u, found.get(itemKey(target.like(u)))?.GSI1SK as string | undefined]));
     const shown = (sks: string[]) => [...edges].every(([u, sk]) => showsEdge(sks, u, sk));
     // Written since from a later read of the post: that run has it.
     if (item && item.v > version) return false;
     if (item && item.v === version && item.likesCount === count && shown(item.sks)) return false;
-    const sks = await likeKeys(postId, LIMIT);
+    const sks = await likeKeys(target.id, LIMIT);
     const complete = sks.length === Math.min(count, LIMIT) && shown(sks)
-      && !(item && await droppedStanding(postId, item.sks, sks, edges));
+      && !(item && await droppedStanding(target, item.sks, sks, edges));
     if (!complete) {
       // Either the index lags, or the likes moved on since the read: read again.
-      const now = await db.send(new GetCommand({ TableName: TABLE, Key: keys.post(postId), ProjectionExpression: 'likesV', ConsistentRead: true }));
+      const now = await db.send(new GetCommand({ TableName: TABLE, Key: target.record, ProjectionExpression: 'likesV', ConsistentRead: true }));
       if (!now.Item) continue;
       if (Number(now.Item.likesV ?? 0) !== version) continue;
-      throw new IndexBehind(`The likes index of post ${postId} does not show its likes yet (likesV ${version})`);
+      throw new IndexBehind(`The likes index of ${target.record.PK} does not show its likes yet (likesV ${version})`);
     }
-    const view = likersItem(postId, sks, { likesV: version, likesCount: count }, newId());
+    const view = likersItem(target, sks, { likesV: version, likesCount: count }, newId());
     try {
       await db.send(new PutCommand({
         TableName: TABLE,
@@ -147,12 +164,17 @@ export async function refreshLikers(postId: string, userIds: string[] = []): Pro
     }
     // A deletion of the post between the read and the write leaves nothing behind: its
     // cleanup may have drained the partition before this write.
-    const still = await db.send(new GetCommand({ TableName: TABLE, Key: keys.post(postId), ProjectionExpression: 'PK', ConsistentRead: true }));
-    if (!still.Item) await deleteItem(postId, view.rev);
+    const still = await db.send(new GetCommand({ TableName: TABLE, Key: target.record, ProjectionExpression: 'PK', ConsistentRead: true }));
+    if (!still.Item) await deleteItem(target, view.rev);
     return true;
   }
-  throw new Error(`The likes of post ${postId} moved under ${ATTEMPTS} reads in a row`);
+  throw new Error(`The likes of ${target.record.PK} moved under ${ATTEMPTS} reads in a row`);
 }
+
+/** refreshItem for a post. */
+export const refreshLikers = (postId: string, userIds: string[] = []) => refreshItem(postTarget(postId), userIds);
+/** refreshItem for a comment. */
+export const refreshCommentLikers = (commentId: string, userIds: string[] = []) => refreshItem(commentTarget(commentId), userIds);
 
 /** The run in flight and the wave gathering behind it, per post, in this process. */
 const running = new Map<string, Promise<unknown>>();
@@ -166,33 +188,41 @@ const gathering = new Map<string, { userIds: Set<string>; done: Promise<boolean>
  * again), and one by one they would take a round trip each. A post's records all come
  * through one shard (their items share its partition key), so one process sees them all.
  */
-export function inWaves(postId: string, userId: string): Promise<boolean> {
-  const open = gathering.get(postId);
+export function inWaves(target: Target, userId: string): Promise<boolean> {
+  const key = target.record.PK;
+  const open = gathering.get(key);
   if (open) {
     open.userIds.add(userId);
     return open.done;
   }
   const userIds = new Set([userId]);
-  const done = (running.get(postId) ?? Promise.resolve()).then(() => {
+  const done = (running.get(key) ?? Promise.resolve()).then(() => {
     // From here the wave is running: later records gather into the next one.
-    gathering.delete(postId);
-    return refreshLikers(postId, [...userIds]);
+    gathering.delete(key);
+    return refreshItem(target, [...userIds]);
   });
   const settled = done.catch(() => undefined);
-  gathering.set(postId, { userIds, done });
-  running.set(postId, settled);
-  void settled.then(() => { if (running.get(postId) === settled) running.delete(postId); });
+  gathering.set(key, { userIds, done });
+  running.set(key, settled);
+  void settled.then(() => { if (running.get(key) === settled) running.delete(key); });
   return done;
 }
 
-/** A like of a post came or went (comment likes live under COMMENT#: no item of theirs). */
+/** The liked record of a like edge's change: a post's like lives under POST#, a comment's under COMMENT#. */
+const targetOf = (c: Change): Target | undefined => {
+  const edge = (c.newImage ?? c.oldImage)!;
+  if (c.PK.startsWith('POST#')) return postTarget(String(edge.postId));
+  if (c.PK.startsWith('COMMENT#')) return commentTarget(String(edge.targetId));
+  return undefined;
+};
+
+/** A like of a post or a comment came or went. */
 export const likersReactions: Reaction[] = [
   {
     name: 'recent-likers',
-    matches: (c: Change) => typeOf(c) === 'LIKE' && c.PK.startsWith('POST#') && (c.event === 'INSERT' || c.event === 'REMOVE'),
+    matches: (c: Change) => typeOf(c) === 'LIKE' && (c.event === 'INSERT' || c.event === 'REMOVE') && targetOf(c) !== undefined,
     run: async (c) => {
-      const edge = (c.newImage ?? c.oldImage)!;
-      await inWaves(String(edge.postId), String(edge.userId));
+      await inWaves(targetOf(c)!, String((c.newImage ?? c.oldImage)!.userId));
     },
   },
 ];

@@ -21,6 +21,6 @@ export { hashPassword } from '../../lib/auth/password';
 export { signToken } from '../../lib/auth/tokens';
 export { newSession, issue } from '../../lib/auth/sessions';
 export { refreshRecent } from '../../lib/graph/recent';
-export { refreshLikers, likersItem } from '../../lib/posts/recent-likers';
+export { refreshLikers, refreshCommentLikers, likersItem, postTarget, commentTarget } from '../../lib/posts/recent-likers';
 export { goneItem } from '../../lib/account/gone';
 export { suspendAccount } from '../../lib/account/suspend';

@@ -67,7 +67,7 @@ export function* itemsOf(ds, lib, passwordHash) {
     const likedAt = (k) => new Date(Date.parse(post.createdAt) + 1000 + k).toISOString();
     // Its newest likers as the stream keeps them beside the post (lib/posts/recent-likers.ts), at the post's likesV (0).
     const newestLikes = post.likers.map((l, k) => `${likedAt(k)}#${userId(l)}`).sort().reverse().slice(0, 10);
-    yield lib.likersItem(post.id, newestLikes, { likesV: 0, likesCount: post.likers.length }, 'bench');
+    yield lib.likersItem(lib.postTarget(post.id), newestLikes, { likesV: 0, likesCount: post.likers.length }, 'bench');
     for (const [k, l] of post.likers.entries()) {
       const at = likedAt(k);
       yield lib.postLikeItem(post.id, userId(l), at, userId(post.author));
@@ -96,7 +96,11 @@ export function* itemsOf(ds, lib, passwordHash) {
       likesCount: c.likers.length, repliesCount: c.replies.length,
       ...(c.replies.length ? { lastReplyAt: c.replies[c.replies.length - 1].createdAt } : {}),
     };
-    for (const l of c.likers) yield lib.commentLikeItem(c.id, userId(l), new Date(Date.parse(c.createdAt) + 500).toISOString(), userId(c.author), post.id);
+    const likedAt = new Date(Date.parse(c.createdAt) + 500).toISOString();
+    for (const l of c.likers) yield lib.commentLikeItem(c.id, userId(l), likedAt, userId(c.author), post.id);
+    // Its newest likers as the stream keeps them beside the comment, at its likesV (0).
+    const newestLikes = c.likers.map((l) => `${likedAt}#${userId(l)}`).sort().reverse().slice(0, 10);
+    yield lib.likersItem(lib.commentTarget(c.id), newestLikes, { likesV: 0, likesCount: c.likers.length }, 'bench');
   }
 }
 

@@ -23,5 +23,6 @@ async function settleAll(items, refresh) {
 /** refreshRecent for every user of the data set. */
 export const settleRecentIds = (ds, lib) => settleAll(ds.users, (u) => lib.refreshRecent(u.id));
 
-/** refreshLikers for every post of the data set. */
-export const settleRecentLikers = (ds, lib) => settleAll(ds.posts, (p) => lib.refreshLikers(p.id));
+/** refreshLikers for every post of the data set, and for every comment (a comment's likes have the same item). */
+export const settleRecentLikers = async (ds, lib) => (await settleAll(ds.posts, (p) => lib.refreshLikers(p.id)))
+  + (await settleAll(ds.comments, (c) => lib.refreshCommentLikers(c.id)));

@@ -18,6 +18,7 @@ const { handler: likeH } = require('../../functions/posts/like') as typeof impor
 const { handler: unlikeH } = require('../../functions/posts/unlike') as typeof import('../../functions/posts/unlike');
 const { handler: userPostsH } = require('../../functions/posts/user') as typeof import('../../functions/posts/user');
 const { handler: deleteH } = require('../../functions/posts/delete') as typeof import('../../functions/posts/delete');
+const { comment, comments, created, like: likeComment, remove: removeComment } = require('../support/comment-api') as typeof import('../support/comment-api');
 const { handler: worker } = require('../../functions/cleanup/worker') as typeof import('../../functions/cleanup/worker');
 const { likersQueries, recorded } = require('../support/db-metrics') as typeof import('../support/db-metrics');
 /* eslint-enable @typescript-eslint/no-require-imports */
@@ -54,7 +55,7 @@ describe('recent likers beside the post', () => {
     expect((await getItem(keys.post(p._id)))!.likesV).toBe(2);
     await eventually(() => current(p._id), Boolean);
     expect(await ids(p._id)).toEqual([b.id, a.id]);
-    expect(await stored(p._id)).toMatchObject({ type: 'LIKERS', postId: p._id, v: 2 });
+    expect(await stored(p._id)).toMatchObject({ type: 'LIKERS', targetId: p._id, v: 2, likesCount: 2 });
 
     let page: Awaited<ReturnType<typeof authorPage>> | undefined;
     const recs = await recorded(async () => { page = await authorPage(viewer, author); });
@@ -141,6 +142,52 @@ describe('recent likers beside the post', () => {
     await db.send(new PutCommand({ TableName: TABLE, Item: { ...keys.postLikers(p._id), type: 'LIKERS', postId: p._id, sks: [`2026-01-01T00:00:00.000Z#${a.id}`], v: 1, rev: 'late' } }));
     expect(await refreshLikers(p._id, [a.id])).toBe(false);
     expect(await stored(p._id)).toBeUndefined();
+  });
+});
+
+describe('recent likers beside a comment', () => {
+  const commentItem = (id: string) => getItem(keys.commentLikers(id));
+  const commentCurrent = async (id: string) => {
+    const [c, item] = await Promise.all([getItem(keys.comment(id)), commentItem(id)]);
+    return item !== undefined && item.v === (c?.likesV ?? 0) && item.likesCount === c?.likesCount;
+  };
+  it('the stream keeps them, a page of comments presents them with no likes-index Query, and the comment takes its item along', async () => {
+    const [author, a, b, viewer] = await users(4);
+    const p = await makePost(author);
+    const c = created(await comment(author, p._id, 'liked twice'));
+    for (const u of [a, b]) expect((await likeComment(u, c._id)).status).toBe(200);
+    expect((await getItem(keys.comment(c._id)))!.likesV).toBe(2);
+    await eventually(() => commentCurrent(c._id), Boolean);
+    expect(((await commentItem(c._id))!.sks as string[]).map(likerOf)).toEqual([b.id, a.id]);
+    expect(await commentItem(c._id)).toMatchObject({ type: 'LIKERS', targetId: c._id, v: 2, likesCount: 2 });
+
+    let page: Awaited<ReturnType<typeof comments>> | undefined;
+    let recs = await recorded(async () => { page = await comments(viewer, p._id); });
+    expect(page!.body.data.comments[0]).toMatchObject({ _id: c._id, likes: [b.id, a.id] });
+    expect(likersQueries(recs, c._id)).toEqual([]);
+    // Behind the comment (by version): the page reads the index, and shows the truth.
+    const stale = { ...(await commentItem(c._id))!, sks: [`2030-01-01T00:00:00.000Z#${viewer.id}`], v: 1 };
+    await db.send(new PutCommand({ TableName: TABLE, Item: stale }));
+    recs = await recorded(async () => { page = await comments(viewer, p._id); });
+    expect(page!.body.data.comments[0].likes).toEqual([b.id, a.id]);
+    expect(likersQueries(recs, c._id)).toHaveLength(1);
+
+    expect((await removeComment(author, c._id)).status).toBe(200);
+    const out = await worker({ kind: 'comment', id: c._id }, { ...lambdaContext(), getRemainingTimeInMillis: () => 300_000 });
+    expect(out.done).toBe(true);
+    expect(await commentItem(c._id)).toBeUndefined();
+  });
+
+  it("a post's cleanup takes its comments' items along", async () => {
+    const [author, a] = await users(2);
+    const p = await makePost(author);
+    const c = created(await comment(author, p._id, 'liked once'));
+    expect((await likeComment(a, c._id)).status).toBe(200);
+    await eventually(() => commentCurrent(c._id), Boolean);
+    expect((await call(deleteH, 'DELETE /posts/{post_id}', { token: author.token, params: { post_id: p._id } })).status).toBe(200);
+    const out = await worker({ kind: 'post', id: p._id }, { ...lambdaContext(), getRemainingTimeInMillis: () => 300_000 });
+    expect(out.done).toBe(true);
+    expect(await commentItem(c._id)).toBeUndefined();
   });
 });
 
