@@ -11,6 +11,7 @@ import { INDEX } from '../keys';
 import { blockedEitherWay, relations, type Relation } from '../graph/relations';
 import { edgeIds, EMBED_LIMIT } from '../users/repo';
 import { toComment, type Comment, type CommentItem } from './model';
+import { currentLikers, LIKERS_NAMES, LIKERS_PROJECTION, type LikersView } from '../posts/likers-item';
 
 const MAX_ROUNDS = 4;
 /** Refill reads fetch at least this many items: hidden runs are usually short, round trips are not free. */
@@ -38,16 +39,11 @@ async function queryAfter(partition: string, after: string | undefined, limit: n
 async function likesOf(items: CommentItem[]): Promise<(readonly [string, string[]])[]> {
   const liked = items.filter((c) => c.likesCount > 0);
   const found = liked.length
-    ? await batchGet<{ sks?: string[]; v?: number; likesCount?: number }>(liked.map((c) => keys.commentLikers(c.id)), {
-      projection: '#sks, #v, #lc', names: { '#sks': 'sks', '#v': 'v', '#lc': 'likesCount' }, consistent: false,
-    })
-    : new Map<string, { sks?: string[]; v?: number; likesCount?: number }>();
+    ? await batchGet<LikersView>(liked.map((c) => keys.commentLikers(c.id)), { projection: LIKERS_PROJECTION, names: LIKERS_NAMES, consistent: false })
+    : new Map<string, LikersView>();
   return Promise.all(items.map(async (c) => {
     if (!c.likesCount) return [c.id, []] as const;
-    const recent = found.get(itemKey(keys.commentLikers(c.id)));
-    const current = recent?.sks && Number(recent.v ?? -1) === (c.likesV ?? 0) && recent.likesCount === c.likesCount;
-    // The item holds the likes index sort keys, `<createdAt>#<userId>`.
-    return [c.id, current ? recent.sks!.map((sk) => sk.slice(sk.lastIndexOf('#') + 1)) : await edgeIds('GSI1', keys.likesOf(c.id), EMBED_LIMIT.list)] as const;
+    return [c.id, currentLikers(found.get(itemKey(keys.commentLikers(c.id))), c) ?? await edgeIds('GSI1', keys.likesOf(c.id), EMBED_LIMIT.list)] as const;
   }));
 }
 

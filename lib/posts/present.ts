@@ -6,6 +6,7 @@ import { batchGet, itemKey, type Key } from '../db/batch';
 import * as keys from '../keys';
 import { EMBED_LIMIT, edgeIds } from '../users/repo';
 import { toPostView, type PostItem, type PostView } from './model';
+import { currentLikers, LIKERS_NAMES, LIKERS_PROJECTION, type LikersView } from './likers-item';
 
 /**
  * How many liker ids a Post embeds: like the users' arrays (docs/ARCHITECTURE.md,
@@ -17,23 +18,13 @@ export const LIKES_EMBED = EMBED_LIMIT;
 /** The newest likers of a post, at most `limit`. */
 export const recentLikers = (postId: string, limit: number): Promise<string[]> => edgeIds('GSI1', keys.likesOf(postId), limit);
 
-/** For each post id, whether the caller liked and bookmarked it: one BatchGet for the page. */
-export async function viewerFlags(callerId: string, postIds: string[]) {
-  const wanted: Key[] = postIds.flatMap((id) => [keys.postLike(id, callerId), keys.bookmark(callerId, id)]);
-  const found = wanted.length ? await batchGet(wanted, { projection: 'createdAt' }) : new Map();
-  return new Map(postIds.map((id) => [id, {
-    isLiked: found.has(itemKey(keys.postLike(id, callerId))),
-    isBookmarked: found.has(itemKey(keys.bookmark(callerId, id))),
-  }]));
-}
-
 /** The caller's relation to a post, as toPostView shows it. */
 type Flags = Parameters<typeof toPostView>[2];
 
 /** What a page reads for one post: the caller's flags and, when asked, the post's recent likers item. */
 export interface PageReads {
   flags: Flags;
-  recent?: { ids: string[]; v: number; likesCount: number };
+  recent?: LikersView;
 }
 
 /**
@@ -47,16 +38,20 @@ async function pageReads(callerId: string, postIds: string[], withLikers: string
     ...withLikers.map((id) => keys.postLikers(id)),
   ];
   const found = wanted.length
-    ? await batchGet<{ sks?: string[]; v?: number; likesCount?: number }>(wanted, { projection: '#c, #sks, #v, #lc', names: { '#c': 'createdAt', '#sks': 'sks', '#v': 'v', '#lc': 'likesCount' } })
-    : new Map<string, { sks?: string[]; v?: number; likesCount?: number }>();
-  return new Map(postIds.map((id) => {
-    const recent = found.get(itemKey(keys.postLikers(id)));
-    return [id, {
-      flags: { isLiked: found.has(itemKey(keys.postLike(id, callerId))), isBookmarked: found.has(itemKey(keys.bookmark(callerId, id))) },
-      // The item holds the likes index sort keys, `<createdAt>#<userId>`.
-      ...(recent?.sks ? { recent: { ids: recent.sks.map((sk) => sk.slice(sk.lastIndexOf('#') + 1)), v: Number(recent.v ?? 0), likesCount: Number(recent.likesCount ?? -1) } } : {}),
-    }];
-  }));
+    ? await batchGet<LikersView>(wanted, withLikers.length
+      ? { projection: `#c, ${LIKERS_PROJECTION}`, names: { '#c': 'createdAt', ...LIKERS_NAMES } }
+      : { projection: 'createdAt' })
+    : new Map<string, LikersView>();
+  return new Map(postIds.map((id) => [id, {
+    flags: { isLiked: found.has(itemKey(keys.postLike(id, callerId))), isBookmarked: found.has(itemKey(keys.bookmark(callerId, id))) },
+    recent: found.get(itemKey(keys.postLikers(id))),
+  }]));
+}
+
+/** For each post id, whether the caller liked and bookmarked it: one BatchGet for the page. */
+export async function viewerFlags(callerId: string, postIds: string[]): Promise<Map<string, Flags>> {
+  const reads = await pageReads(callerId, postIds, []);
+  return new Map([...reads].map(([id, r]) => [id, r.flags]));
 }
 
 /**
@@ -101,10 +96,8 @@ export async function presentPosts(items: PostItem[], callerId: string, likesLim
     : Promise.resolve(new Map<string, PageReads>());
   return Promise.all(items.map(async (p) => {
     const read = await (ahead?.reads.get(p.id) ?? restReads.then((m) => m.get(p.id)!));
-    // Current only at the post's likesV and likesCount both: a like that did not move likesV
-    // (one served by the code before it, during a deploy) still shows in the count.
-    const recent = fromItem && read.recent?.v === (p.likesV ?? 0) && read.recent.likesCount === (p.likesCount ?? 0) ? read.recent : undefined;
-    const likes = !p.likesCount ? [] : recent ? recent.ids.slice(0, likesLimit) : await recentLikers(p.id, likesLimit);
+    const recent = fromItem ? currentLikers(read.recent, p) : undefined;
+    const likes = !p.likesCount ? [] : recent ? recent.slice(0, likesLimit) : await recentLikers(p.id, likesLimit);
     return toPostView(p, likes, read.flags);
   }));
 }

@@ -17,10 +17,10 @@
 // those edges as it stands (listed exactly when it exists and is among the newest). A view
 // read from the index is written only when it shows those edges, holds as many likes as the
 // post counts (up to 10), and drops nothing the item listed whose edge still stands where
-// the view has room or rank for it: so a lagging index (AWS's GSI propagation, or a replica behind one read before)
-// can neither leave out a like that a run has seen nor bring back an unliked one. Otherwise
-// the run reads again, and fails (IndexBehind, retried by the stream) while the post has not
-// moved on. The runs for one post go in waves: the records that arrive while a run is in
+// the view has room or rank for it: so a lagging index (AWS's GSI propagation, or a replica
+// behind one read before) can neither leave out a like that a run has seen nor bring back an
+// unliked one. Otherwise the run reads again, and fails (IndexBehind, retried by the stream)
+// while the post has not moved on. The runs for one post go in waves: the records that arrive while a run is in
 // flight are checked together by the next one (one BatchGet for all their edges). Every
 // write is a compare-and-swap on the item's rev: a run that still meets another (a replay,
 // a redrive) starts again from the newer item instead of overwriting it.
@@ -34,6 +34,7 @@ import { IndexBehind } from '../graph/recent';
 import { typeOf, type Change, type Reaction } from '../events/changes';
 import { LIKES_EMBED } from './present';
 import { likeKeys } from './likers';
+import { likerOf } from './likers-item';
 
 /** The item beside the post or comment: its newest like edges, newest first, as the likes index sorts them. */
 export interface RecentLikersItem {
@@ -55,8 +56,7 @@ const LIMIT = LIKES_EMBED.list;
 /** Reads of one run before its records are retried by the stream (the post's likes kept moving). */
 const ATTEMPTS = 5;
 
-/** The liker id of a likes index sort key. */
-export const likerOf = (sk: string) => sk.slice(sk.lastIndexOf('#') + 1);
+export { likerOf };
 
 /** What is liked: a post or a comment, and the keys of its record, its item and its like edges. */
 export interface Target {
@@ -126,14 +126,14 @@ async function droppedStanding(target: Target, before: string[], view: string[],
 export async function refreshItem(target: Target, userIds: string[] = []): Promise<boolean> {
   for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
     const found = await batchGet([target.record, target.item, ...userIds.map((u) => target.like(u))]);
-    const post = found.get(itemKey(target.record));
+    const record = found.get(itemKey(target.record));
     const item = found.get(itemKey(target.item)) as RecentLikersItem | undefined;
-    if (!post) {
+    if (!record) {
       if (item) await deleteItem(target, item.rev);
       return false;
     }
-    const version = Number(post.likesV ?? 0);
-    const count = Number(post.likesCount ?? 0);
+    const version = Number(record.likesV ?? 0);
+    const count = Number(record.likesCount ?? 0);
     // Each changed edge's sort key as it stands (undefined: gone).
     const edges = new Map(userIds.map((u) => [u, found.get(itemKey(target.like(u)))?.GSI1SK as string | undefined]));
     const shown = (sks: string[]) => [...edges].every(([u, sk]) => showsEdge(sks, u, sk));
