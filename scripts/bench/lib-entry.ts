@@ -1,7 +1,7 @@
 // What the benchmark's loader and scenarios take from lib/: the key builders, the item
 // builders the writes use (so the loaded data has exactly the shapes of real writes), the
-// log record shape, password hashing, sessions and tokens, the stream's recent-ids reaction
-// (run by the benchmark, which has no stream, before the cold starts), and the suspension the
+// log record shape, password hashing, sessions and tokens, the stream's reactions the benchmark runs
+// before the cold starts (it has no stream: scripts/bench/settle.mjs), and the suspension the
 // unsuspend scenario lifts. scripts/bench.mjs bundles this file with
 // esbuild; the harness test imports it directly.
 export * as keys from '../../lib/keys';
@@ -10,7 +10,8 @@ export { searchTerms } from '../../lib/users/search-terms';
 export { newUserItem, claimItem, searchItem } from '../../lib/users/write';
 export { followEdge, blockEdge, blockMirror } from '../../lib/graph/edges';
 export { postItem } from '../../lib/posts/write';
-export { homeEntry } from '../../lib/feed/fanout';
+export { homeEntry, unfollowJob } from '../../lib/feed/fanout';
+export { batchGet, itemKey } from '../../lib/db/batch';
 export { newId } from '../../lib/ids';
 export { notificationItem } from '../../lib/notifications/store';
 export { postLikeItem, bookmarkItem } from '../../lib/posts/edges';

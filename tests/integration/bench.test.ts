@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { tmpdir } from 'node:os';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 
 const TABLE = 'aperture-bench-harness';
 const root = resolve(__dirname, '../..');
@@ -13,12 +13,12 @@ const root = resolve(__dirname, '../..');
 // The bench modules and lib are required after the environment names the harness table
 // and the metrics are installed: lib/db/client.ts reads both when it loads.
 process.env.TABLE_NAME = TABLE;
-const { runScenario, depths, installDbMetrics } = require('../../scripts/bench/measure.mjs');
+const { apiEvent, runScenario, depths, installDbMetrics } = require('../../scripts/bench/measure.mjs');
 installDbMetrics();
 const { SCALES, buildDataset } = require('../../scripts/bench/dataset.mjs');
 const { loadDataset, loaderClient } = require('../../scripts/bench/loader.mjs');
 const { markdownTables } = require('../../scripts/bench/report.mjs');
-const { settleRecentIds } = require('../../scripts/bench/settle.mjs');
+const { settleAfterWrite, settleFeeds, settleRecentIds } = require('../../scripts/bench/settle.mjs');
 const { scenarioContext, scenarios } = require('../../scripts/bench/scenarios.mjs');
 const { bundle, checkEsbuildSettings, discoverFunctions } = require('../../scripts/bench/build.mjs');
 const lib = require('../../scripts/bench/lib-entry');
@@ -207,5 +207,62 @@ describe('benchmark settle before the cold starts', () => {
     expect(after.recentFollowers).toHaveLength(SCALES.tiny.follows);
     // A replay changes nothing.
     expect(await settleRecentIds(ds, lib)).toBe(0);
+  });
+
+  it('rids a home feed of an author whose follow the scenarios ended, with the stream\'s own unfollow job, and no other feed', async () => {
+    const reader = ds.users[2];
+    const [gone, kept] = ds.followingOf(reader.i).map((a: number) => ds.users[a]);
+    const authorsIn = async (userId: string): Promise<string[]> => {
+      const res = await docs.send(new QueryCommand({ TableName: TABLE, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': lib.keys.homeFeed(userId) }, ConsistentRead: true }));
+      return ((res.Items ?? []) as Record<string, unknown>[]).map((i) => String(i.authorId));
+    };
+    expect(await settleFeeds(ds, lib)).toBe(0);
+    const before = await authorsIn(reader.id);
+    expect(before).toContain(gone.id);
+    expect(before).toContain(kept.id);
+    const other = ds.users[ds.followersOf(gone.i).find((f: number) => f !== reader.i)];
+    const otherBefore = await authorsIn(other.id);
+    expect(otherBefore).toContain(gone.id);
+    // An unfollow as the transaction leaves it, with no stream to follow it.
+    await docs.send(new DeleteCommand({ TableName: TABLE, Key: lib.keys.follow(reader.id, gone.id) }));
+
+    expect(await settleFeeds(ds, lib)).toBe(1);
+    const after = await authorsIn(reader.id);
+    expect(after).not.toContain(gone.id);
+    expect(after.filter((a) => a === kept.id)).toHaveLength(before.filter((a) => a === kept.id).length);
+    expect(after).toHaveLength(before.length - before.filter((a) => a === gone.id).length);
+    expect(await authorsIn(other.id)).toEqual(otherBefore);
+    // A replay removes nothing more.
+    expect(await settleFeeds(ds, lib)).toBe(1);
+    expect(await authorsIn(reader.id)).toEqual(after);
+  });
+
+  it('settles after a cold request that wrote: its caller and the user it names, their ended follows, the post it names', async () => {
+    const reader = ds.users[4];
+    const author = ds.users[ds.followingOf(reader.i)[1]];
+    const user = async (id: string) => (await docs.send(new GetCommand({ TableName: TABLE, Key: lib.keys.user(id), ConsistentRead: true }))).Item!;
+    // An unfollow as its transaction leaves it (the edge gone, both users' counts and edgesV moved), with no stream.
+    await docs.send(new DeleteCommand({ TableName: TABLE, Key: lib.keys.follow(reader.id, author.id) }));
+    for (const [u, count] of [[reader, 'followingCount'], [author, 'followersCount']] as const) {
+      await docs.send(new UpdateCommand({ TableName: TABLE, Key: lib.keys.user(u.id), UpdateExpression: `ADD edgesV :one, ${count} :less`, ExpressionAttributeValues: { ':one': 1, ':less': -1 } }));
+    }
+    // The caller's token is read for its subject only.
+    const token = `x.${Buffer.from(JSON.stringify({ sub: reader.id })).toString('base64url')}.y`;
+
+    const unfollow = apiEvent('POST /users/unfollow/{identifier}', { params: { identifier: author.username }, token });
+    expect(await settleAfterWrite(unfollow, ds, lib)).toEqual({ recent: 2, likers: 0, unfollowed: 1 });
+    for (const u of [reader, author]) expect((await user(u.id)).recentV).toBe((await user(u.id)).edgesV);
+    const feed = await docs.send(new QueryCommand({ TableName: TABLE, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': lib.keys.homeFeed(reader.id) }, ConsistentRead: true }));
+    expect(((feed.Items ?? []) as Record<string, unknown>[]).map((i) => i.authorId)).not.toContain(author.id);
+
+    // A like as its transaction leaves the post (likesV moved): the post the request names.
+    const post = ds.posts[7];
+    await docs.send(new UpdateCommand({ TableName: TABLE, Key: lib.keys.post(post.id), UpdateExpression: 'ADD likesV :one', ExpressionAttributeValues: { ':one': 1 } }));
+    const like = apiEvent('POST /posts/like/{post_id}', { params: { post_id: post.id }, token });
+    expect(await settleAfterWrite(like, ds, lib)).toEqual({ recent: 0, likers: 1, unfollowed: 1 });
+    const item = (await docs.send(new GetCommand({ TableName: TABLE, Key: lib.keys.postLikers(post.id), ConsistentRead: true }))).Item!;
+    expect(item.v).toBe((await docs.send(new GetCommand({ TableName: TABLE, Key: lib.keys.post(post.id), ConsistentRead: true }))).Item!.likesV);
+    // Settled: the same request again moves nothing but re-checks the ended follow.
+    expect(await settleAfterWrite(like, ds, lib)).toEqual({ recent: 0, likers: 0, unfollowed: 1 });
   });
 });
