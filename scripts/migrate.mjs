@@ -1,16 +1,22 @@
 #!/usr/bin/env node
 // `npm run migrate -- [--stage <stage>]`: the one-off upgrades of a table whose items were
 // written by an older version of the service; each is idempotent, so running it twice, or on a
-// table that never needed it, changes nothing. Today there is one: block mirrors
+// table that never needed it, changes nothing. Today there are two: block mirrors
 // (scripts/lib/block-mirrors.mjs), for a stage deployed before the block lists came from the
-// user's own partition. Without --stage: the running `npm start` stack (`--persist` data). With
+// user's own partition, and the recent ids and recent likers items (scripts/lib/recent-backfill.mjs),
+// for users, posts and comments written before the stream kept them. Without --stage: the running `npm start` stack (`--persist` data). With
 // --stage <stage>: the table `aperture-<stage>` (TABLE_NAME overrides) through the AWS
 // credentials and region of the environment (docs/OPERATIONS.md, "Upgrading a stage").
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { localClient } from './lib/local-dynamodb.mjs';
 import { localStack } from './lib/local-stack.mjs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { build } from 'esbuild';
 import { migrateBlockMirrors } from './lib/block-mirrors.mjs';
+import { migrateRecent } from './lib/recent-backfill.mjs';
 
 const local = JSON.parse(readFileSync(new URL('../config/local.json', import.meta.url), 'utf8'));
 const args = process.argv.slice(2);
@@ -26,3 +32,20 @@ const client = deployed ? new DynamoDBClient({}) : localClient(localStack().dyna
 const log = (line) => process.stdout.write(`${line}\n`);
 const done = await migrateBlockMirrors({ client, table, log });
 log(`block mirrors of ${table}: ${done.edges} block edges, ${done.written} mirrors written, ${done.present} already there, ${done.removed} removed again (unblocked during the run)`);
+
+// The recent ids and likers: the stream's own refreshes (lib/), bundled for this table. They
+// read only the table, its endpoint and the region from lib/config.ts; STAGE=local spares them
+// the settings only a deployed function has (its signing keys' parameter, its media bucket).
+Object.assign(process.env, { STAGE: 'local', TABLE_NAME: table, ...(deployed ? {} : { DYNAMODB_ENDPOINT: localStack().dynamodbEndpoint }) });
+const work = mkdtempSync(join(tmpdir(), 'aperture-migrate-'));
+try {
+  const outfile = join(work, 'backfill.cjs');
+  await build({
+    entryPoints: [new URL('./lib/backfill-entry.ts', import.meta.url).pathname], outfile,
+    bundle: true, platform: 'node', target: 'node22', format: 'cjs', logLevel: 'warning',
+  });
+  const recent = await migrateRecent({ client, table, lib: createRequire(import.meta.url)(outfile), log });
+  log(`recent ids and likers of ${table}: ${recent.users} users behind their edges (${recent.usersMoved} written), ${recent.liked} liked posts and comments (${recent.likersMoved} items written), ${recent.behind} left to the stream (index not ready)`);
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
