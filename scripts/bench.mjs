@@ -142,6 +142,7 @@ try {
       initMs: Math.round(median(runs.map((r) => r.initMs)) * 10) / 10,
       requireMs: Math.round(median(runs.map((r) => r.requireMs)) * 10) / 10,
       firstMs: Math.round(median(runs.map((r) => r.firstMs)) * 10) / 10,
+      requests: median(runs.map((r) => r.requests)),
     });
     // Round robin: the baseline's and every bundle's first run, then every second run, and so
     // on. A slow minute of the machine (another process, DynamoDB Local's collector) then lands

@@ -183,12 +183,13 @@ describe('benchmark report', () => {
     const e = { status: 'ok', p50Ms: 5.25, p95Ms: 9, bareP50Ms: 4.5, dbCalls: 7, dbRoundTrips: 2, rcu: 7.5, floorRcu: 3.5, wcu: 0 };
     const md = markdownTables({
       scales: [{ name: '1x', endpoints: { 'GET /posts/{post_id}': e } }, { name: '10x', endpoints: { 'GET /posts/{post_id}': { status: 'error' } } }],
-      baseline: { bytes: 1000, initMs: 50, requireMs: 30, firstMs: 20, parts: { app: 512 } },
-      bundles: { postsGet: { bytes: 1200, initMs: 60, requireMs: 33, firstMs: 27, parts: { zod: 2048, jose: 1024, middy: 512, app: 1536 } } },
+      baseline: { bytes: 1000, initMs: 50, requireMs: 30, firstMs: 20, requests: 1, parts: { app: 512 } },
+      bundles: { postsGet: { bytes: 1200, initMs: 60, requireMs: 33, firstMs: 27, requests: 7, parts: { zod: 2048, jose: 1024, middy: 512, app: 1536 } } },
     });
     expect(md).toContain('| `GET /posts/{post_id}` | 1x | 5.3 | 9 | 4.5 | 7 | 2 | 7.5 | 3.5 | 0 |');
     expect(md).toContain('|  | 10x | error |');
-    expect(md).toContain('| `postsGet` | 1,200 | 1.20 | 60 | 1.20 | 33 | 27 | 2.0 | 1.0 | 0.5 | 1.5 |');
+    expect(md).toContain('| baseline (one GetItem) | 1,000 | 1.00 | 50 | 1.00 | 30 | 20 | 1.00 | 1 | 0.0 | 0.0 | 0.0 | 0.5 |');
+    expect(md).toContain('| `postsGet` | 1,200 | 1.20 | 60 | 1.20 | 33 | 27 | 1.35 | 7 | 2.0 | 1.0 | 0.5 | 1.5 |');
   });
 });
 
