@@ -9,7 +9,8 @@
 // edge was unblocked while the run went on is taken away again at the end of the run (the
 // unblock deletes the mirror, and the run may have put it back after).
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { scanTypes } from './scan-types.mjs';
 
 /** The mirror of a block edge, as lib/graph/edges.ts blockMirror writes it (a test checks they agree). */
 export const mirrorOf = (edge) => ({
@@ -29,35 +30,21 @@ export async function migrateBlockMirrors({ client, table, segments = 4, log = (
   const db = DynamoDBDocumentClient.from(client);
   const counts = { edges: 0, written: 0, present: 0, removed: 0 };
   const putBack = [];
-  await Promise.all(Array.from({ length: segments }, async (_, segment) => {
-    let start;
-    do {
-      const res = await db.send(new ScanCommand({
-        TableName: table,
-        Segment: segment,
-        TotalSegments: segments,
-        FilterExpression: '#type = :block',
-        ExpressionAttributeNames: { '#type': 'type' },
-        ExpressionAttributeValues: { ':block': 'BLOCK' },
-        ProjectionExpression: 'PK, SK, blockerId, blockedId, createdAt',
-        ExclusiveStartKey: start,
-      }));
-      for (const edge of res.Items ?? []) {
-        counts.edges++;
-        const mirror = mirrorOf(edge);
-        try {
-          await db.send(new PutCommand({ TableName: table, Item: mirror, ConditionExpression: 'attribute_not_exists(PK)' }));
-          counts.written++;
-          putBack.push({ edge: { PK: edge.PK, SK: edge.SK }, mirror: { PK: mirror.PK, SK: mirror.SK } });
-        } catch (err) {
-          if (!(err instanceof ConditionalCheckFailedException)) throw err;
-          counts.present++;
-        }
+  await scanTypes({ db, table, types: ['BLOCK'], projection: ['PK', 'SK', 'blockerId', 'blockedId', 'createdAt'], segments, onPage: async (edges, segment) => {
+    for (const edge of edges) {
+      counts.edges++;
+      const mirror = mirrorOf(edge);
+      try {
+        await db.send(new PutCommand({ TableName: table, Item: mirror, ConditionExpression: 'attribute_not_exists(PK)' }));
+        counts.written++;
+        putBack.push({ edge: { PK: edge.PK, SK: edge.SK }, mirror: { PK: mirror.PK, SK: mirror.SK } });
+      } catch (err) {
+        if (!(err instanceof ConditionalCheckFailedException)) throw err;
+        counts.present++;
       }
-      start = res.LastEvaluatedKey;
-      log(`segment ${segment}: ${counts.edges} block edges seen, ${counts.written} mirrors written`);
-    } while (start);
-  }));
+    }
+    log(`segment ${segment}: ${counts.edges} block edges seen, ${counts.written} mirrors written`);
+  } });
   // An edge unblocked between the Scan and the Put: its mirror must not outlive it.
   for (const { edge, mirror } of putBack) {
     const still = await db.send(new GetCommand({ TableName: table, Key: edge, ConsistentRead: true }));

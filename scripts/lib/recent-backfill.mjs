@@ -14,7 +14,8 @@
 // writes nothing twice and never puts an older view back. A refresh the index is not ready
 // for (IndexBehind: AWS's GSI propagation, right after a change) is tried again a few times,
 // then counted as `behind`: the stream's own run for that change brings it up to date.
-import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { scanTypes } from './scan-types.mjs';
 
 /** Tries of one refresh that meets an index not ready yet, 100 ms apart, doubling. */
 const TRIES = 5;
@@ -54,24 +55,10 @@ export async function migrateRecent({ client, table, lib, segments = 4, parallel
     const refresh = item.type === 'POST' ? lib.refreshLikers : lib.refreshCommentLikers;
     return async () => { if (await attempt(() => refresh(String(item.id)))) counts.likersMoved++; };
   };
-  await Promise.all(Array.from({ length: segments }, async (_, segment) => {
-    let start;
-    do {
-      const res = await db.send(new ScanCommand({
-        TableName: table,
-        Segment: segment,
-        TotalSegments: segments,
-        FilterExpression: '#type IN (:user, :post, :comment)',
-        ExpressionAttributeNames: { '#type': 'type', '#id': 'id' },
-        ExpressionAttributeValues: { ':user': 'USER', ':post': 'POST', ':comment': 'COMMENT' },
-        ProjectionExpression: '#type, #id, recentV, edgesV, deletedAt, likesCount',
-        ExclusiveStartKey: start,
-      }));
-      const jobs = (res.Items ?? []).map(work).filter(Boolean);
-      for (let i = 0; i < jobs.length; i += parallel) await Promise.all(jobs.slice(i, i + parallel).map((job) => job()));
-      start = res.LastEvaluatedKey;
-      log(`segment ${segment}: ${counts.users} users behind (${counts.usersMoved} written), ${counts.liked} liked posts and comments (${counts.likersMoved} written)`);
-    } while (start);
-  }));
+  await scanTypes({ db, table, types: ['USER', 'POST', 'COMMENT'], projection: ['id', 'recentV', 'edgesV', 'deletedAt', 'likesCount'], segments, onPage: async (items, segment) => {
+    const jobs = items.map(work).filter(Boolean);
+    for (let i = 0; i < jobs.length; i += parallel) await Promise.all(jobs.slice(i, i + parallel).map((job) => job()));
+    log(`segment ${segment}: ${counts.users} users behind (${counts.usersMoved} written), ${counts.liked} liked posts and comments (${counts.likersMoved} written)`);
+  } });
   return counts;
 }
