@@ -34,9 +34,17 @@ const done = await migrateBlockMirrors({ client, table, log });
 log(`block mirrors of ${table}: ${done.edges} block edges, ${done.written} mirrors written, ${done.present} already there, ${done.removed} removed again (unblocked during the run)`);
 
 // The recent ids and likers: the stream's own refreshes (lib/), bundled for this table. They
-// read only the table, its endpoint and the region from lib/config.ts; STAGE=local spares them
-// the settings only a deployed function has (its signing keys' parameter, its media bucket).
-Object.assign(process.env, { STAGE: 'local', TABLE_NAME: table, ...(deployed ? {} : { DYNAMODB_ENDPOINT: localStack().dynamodbEndpoint }) });
+// read only the table, its endpoint and the region from lib/config.ts, which must be the
+// Scan's: a deployed stage's region as the SDK resolved it for the Scan (environment or
+// profile), and no local endpoint left over in the environment. STAGE=local spares them the
+// settings only a deployed function has (its signing keys' parameter, its media bucket).
+if (deployed) {
+  delete process.env.DYNAMODB_ENDPOINT;
+  process.env.AWS_REGION = await client.config.region();
+} else {
+  process.env.DYNAMODB_ENDPOINT = localStack().dynamodbEndpoint;
+}
+Object.assign(process.env, { STAGE: 'local', TABLE_NAME: table });
 const work = mkdtempSync(join(tmpdir(), 'aperture-migrate-'));
 try {
   const outfile = join(work, 'backfill.cjs');
@@ -45,7 +53,7 @@ try {
     bundle: true, platform: 'node', target: 'node22', format: 'cjs', logLevel: 'warning',
   });
   const recent = await migrateRecent({ client, table, lib: createRequire(import.meta.url)(outfile), log });
-  log(`recent ids and likers of ${table}: ${recent.users} users behind their edges (${recent.usersMoved} written), ${recent.liked} liked posts and comments (${recent.likersMoved} items written), ${recent.behind} left to the stream (index not ready)`);
+  log(`recent ids and likers of ${table}: ${recent.users} users behind their edges (${recent.usersMoved} written), ${recent.liked} liked posts and comments (${recent.likersMoved} items written), ${recent.behind} left to the stream (an index not ready, or likes moving)${recent.left.length ? `: ${recent.left.join(' ')}` : ''}`);
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

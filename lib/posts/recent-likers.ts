@@ -56,6 +56,9 @@ const LIMIT = LIKES_EMBED.list;
 /** Reads of one run before its records are retried by the stream (the post's likes kept moving). */
 const ATTEMPTS = 5;
 
+/** A run gave up: the post's likes moved under every one of its reads (the stream retries the records; a later like's run catches up). */
+export class LikesMoving extends Error {}
+
 export { likerOf };
 
 /** What is liked: a post or a comment, and the keys of its record, its item and its like edges. */
@@ -168,7 +171,7 @@ export async function refreshItem(target: Target, userIds: string[] = []): Promi
     if (!still.Item) await deleteItem(target, view.rev);
     return true;
   }
-  throw new Error(`The likes of ${target.record.PK} moved under ${ATTEMPTS} reads in a row`);
+  throw new LikesMoving(`The likes of ${target.record.PK} moved under ${ATTEMPTS} reads in a row`);
 }
 
 /** refreshItem for a post. */

@@ -13,6 +13,14 @@
 // lib/posts/recent-likers.ts refreshLikers, lib/feed/fanout.ts unfollowJob, through the lib
 // bundle) brings every user, post and feed of the data set up to date. For one already
 // current it is one read and no write.
+//
+// Not run: a new post's fan-out into its author's followers' feeds, a follow's backfill of
+// the author's posts into the reader's feed, a deleted post's removal from its followers'
+// feeds, and an account deletion's cleanup (its edges, likes and content; readers leave the
+// account out by the GONE list meanwhile). Leaving them undone can make a read here costlier
+// than on a stage, never cheaper; the cold starts' request counts (JSON
+// `bundles.<fn>.requests`) show whether it did: in the runs of 2026-11-26, every read's cold
+// request sent what its warm row sends, or less.
 
 /** Runs `refresh` for every one of `items`, 16 at a time; answers how many it moved. */
 async function settleAll(items, refresh) {
@@ -63,7 +71,8 @@ export async function settleFeeds(ds, lib, onlyUsers) {
  * after the change where a stage's stream takes about one): the reactions above for the users
  * the request names (its caller, and a path parameter naming a user of the data set by id or
  * username) and for the posts and comments it names (any other path parameter; a refresh of an
- * id that is no post or comment reads one BatchGet and writes nothing). Answers what moved.
+ * id that is no post or comment reads two BatchGets, one as a post and one as a comment, and
+ * writes nothing). Answers what moved.
  */
 export async function settleAfterWrite(event, ds, lib) {
   const token = String(event.headers?.authorization ?? '').replace(/^Bearer /, '');

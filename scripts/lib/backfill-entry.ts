@@ -2,4 +2,4 @@
 // a table up to date (scripts/lib/recent-backfill.mjs): the stream's own refreshes, bundled by
 // scripts/migrate.mjs with esbuild, so the upgrade writes exactly what the stream writes.
 export { refreshRecent, IndexBehind } from '../../lib/graph/recent';
-export { refreshLikers, refreshCommentLikers } from '../../lib/posts/recent-likers';
+export { refreshLikers, refreshCommentLikers, LikesMoving } from '../../lib/posts/recent-likers';
