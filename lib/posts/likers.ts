@@ -14,13 +14,13 @@ export interface LikerPage {
   nextCursor: string | null;
 }
 
-/** The likes index sort keys (`<createdAt>#<userId>`) of a post's newest likes, older than `after` when given: one Query. */
-export async function likeKeys(postId: string, limit: number, after?: string): Promise<string[]> {
+/** The likes index sort keys (`<createdAt>#<userId>`) of a post's or a comment's newest likes, older than `after` when given: one Query. */
+export async function likeKeys(targetId: string, limit: number, after?: string): Promise<string[]> {
   const res = await db.send(new QueryCommand({
     TableName: TABLE,
     IndexName: INDEX.GSI1,
     KeyConditionExpression: after ? 'GSI1PK = :pk AND GSI1SK < :after' : 'GSI1PK = :pk',
-    ExpressionAttributeValues: { ':pk': keys.likesOf(postId), ...(after ? { ':after': after } : {}) },
+    ExpressionAttributeValues: { ':pk': keys.likesOf(targetId), ...(after ? { ':after': after } : {}) },
     ProjectionExpression: 'GSI1SK',
     ScanIndexForward: false,
     Limit: limit,

@@ -59,8 +59,6 @@ const ATTEMPTS = 5;
 /** A run gave up: the post's likes moved under every one of its reads (the stream retries the records; a later like's run catches up). */
 export class LikesMoving extends Error {}
 
-export { likerOf };
-
 /** What is liked: a post or a comment, and the keys of its record, its item and its like edges. */
 export interface Target {
   id: string;

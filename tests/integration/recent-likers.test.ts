@@ -13,7 +13,8 @@ const keys = require('../../lib/keys') as typeof import('../../lib/keys');
 const { call, lambdaContext } = require('../support/invoke') as typeof import('../support/invoke');
 const { db, TABLE } = require('../../lib/db/client') as typeof import('../../lib/db/client');
 const { PutCommand } = require('@aws-sdk/lib-dynamodb') as typeof import('@aws-sdk/lib-dynamodb');
-const { likerOf, refreshLikers, showsEdge } = require('../../lib/posts/recent-likers') as typeof import('../../lib/posts/recent-likers');
+const { refreshLikers, showsEdge } = require('../../lib/posts/recent-likers') as typeof import('../../lib/posts/recent-likers');
+const { likerOf } = require('../../lib/posts/likers-item') as typeof import('../../lib/posts/likers-item');
 const { handler: likeH } = require('../../functions/posts/like') as typeof import('../../functions/posts/like');
 const { handler: unlikeH } = require('../../functions/posts/unlike') as typeof import('../../functions/posts/unlike');
 const { handler: userPostsH } = require('../../functions/posts/user') as typeof import('../../functions/posts/user');
@@ -31,6 +32,9 @@ const unlike = (u: TestUser, postId: string) => call(unlikeH, 'POST /posts/unlik
 const authorPage = (viewer: TestUser, author: TestUser) => call(userPostsH, 'GET /posts/user/{identifier}', { token: viewer.token, params: { identifier: author.id } });
 
 const stored = (postId: string) => getItem(keys.postLikers(postId));
+/** The cleanup worker runs a deleted post's or comment's job to its end. */
+const cleanUp = async (kind: 'post' | 'comment', id: string) =>
+  expect((await worker({ kind, id }, { ...lambdaContext(), getRemainingTimeInMillis: () => 300_000 })).done).toBe(true);
 /** The liker ids the item beside the post lists, newest first. */
 const ids = async (postId: string) => ((await stored(postId))?.sks as string[] | undefined)?.map(likerOf);
 /** The likes index sort key of a user's like of a post, as it stands. */
@@ -95,7 +99,7 @@ describe('recent likers beside the post', () => {
     expect((await like(a, p._id)).status).toBe(200);
     await eventually(() => current(p._id), Boolean);
     // An item one version behind, with a like the post never had: the page must not show it.
-    const fake = { ...keys.postLikers(p._id), type: 'LIKERS', postId: p._id, sks: [`2030-01-01T00:00:00.000Z#${viewer.id}`], rev: 'test' };
+    const fake = { ...keys.postLikers(p._id), type: 'LIKERS', targetId: p._id, sks: [`2030-01-01T00:00:00.000Z#${viewer.id}`], rev: 'test' };
     let page: Awaited<ReturnType<typeof authorPage>> | undefined;
     let recs: Awaited<ReturnType<typeof recorded>> = [];
     // Behind by its version; or at the version, with another count (a like that did not move
@@ -119,7 +123,7 @@ describe('recent likers beside the post', () => {
     for (const u of [a, b]) expect((await like(u, p._id)).status).toBe(200);
     await eventually(async () => (await ids(p._id))?.length === 2 && current(p._id), Boolean);
     // Current by its version, but without b's like (as a run that read a lagging index would leave it).
-    await db.send(new PutCommand({ TableName: TABLE, Item: { ...keys.postLikers(p._id), type: 'LIKERS', postId: p._id, sks: [await skOf(p._id, a.id)], v: 2, likesCount: 2, rev: 'stale' } }));
+    await db.send(new PutCommand({ TableName: TABLE, Item: { ...keys.postLikers(p._id), type: 'LIKERS', targetId: p._id, sks: [await skOf(p._id, a.id)], v: 2, likesCount: 2, rev: 'stale' } }));
     expect(await refreshLikers(p._id)).toBe(false); // the version alone says current
     expect(await refreshLikers(p._id, [a.id])).toBe(false); // a's like is shown as it stands
     await refreshLikers(p._id, [b.id]);
@@ -135,11 +139,10 @@ describe('recent likers beside the post', () => {
     expect((await like(a, p._id)).status).toBe(200);
     await eventually(() => current(p._id), Boolean);
     expect((await call(deleteH, 'DELETE /posts/{post_id}', { token: author.token, params: { post_id: p._id } })).status).toBe(200);
-    const out = await worker({ kind: 'post', id: p._id }, { ...lambdaContext(), getRemainingTimeInMillis: () => 300_000 });
-    expect(out.done).toBe(true);
+    await cleanUp('post', p._id);
     expect(await stored(p._id)).toBeUndefined();
     // An item written after the cleanup (a run that read the post just before its deletion) is removed by the next run.
-    await db.send(new PutCommand({ TableName: TABLE, Item: { ...keys.postLikers(p._id), type: 'LIKERS', postId: p._id, sks: [`2026-01-01T00:00:00.000Z#${a.id}`], v: 1, rev: 'late' } }));
+    await db.send(new PutCommand({ TableName: TABLE, Item: { ...keys.postLikers(p._id), type: 'LIKERS', targetId: p._id, sks: [`2026-01-01T00:00:00.000Z#${a.id}`], v: 1, rev: 'late' } }));
     expect(await refreshLikers(p._id, [a.id])).toBe(false);
     expect(await stored(p._id)).toBeUndefined();
   });
@@ -173,8 +176,7 @@ describe('recent likers beside a comment', () => {
     expect(likersQueries(recs, c._id)).toHaveLength(1);
 
     expect((await removeComment(author, c._id)).status).toBe(200);
-    const out = await worker({ kind: 'comment', id: c._id }, { ...lambdaContext(), getRemainingTimeInMillis: () => 300_000 });
-    expect(out.done).toBe(true);
+    await cleanUp('comment', c._id);
     expect(await commentItem(c._id)).toBeUndefined();
   });
 
@@ -185,8 +187,7 @@ describe('recent likers beside a comment', () => {
     expect((await likeComment(a, c._id)).status).toBe(200);
     await eventually(() => commentCurrent(c._id), Boolean);
     expect((await call(deleteH, 'DELETE /posts/{post_id}', { token: author.token, params: { post_id: p._id } })).status).toBe(200);
-    const out = await worker({ kind: 'post', id: p._id }, { ...lambdaContext(), getRemainingTimeInMillis: () => 300_000 });
-    expect(out.done).toBe(true);
+    await cleanUp('post', p._id);
     expect(await commentItem(c._id)).toBeUndefined();
   });
 });
