@@ -51,7 +51,8 @@ export class Forbidden extends ApiError {
 }
 export class FollowLimitReached extends ApiError {
   constructor(limit: number) {
-    super(403, 'FOLLOW_LIMIT_REACHED', `You cannot follow more than ${limit.toLocaleString('en-US')} accounts.`);
+    // Thousands grouped by hand: toLocaleString would load ICU's number data on this path.
+    super(403, 'FOLLOW_LIMIT_REACHED', `You cannot follow more than ${String(limit).replace(/\B(?=(\d{3})+$)/g, ',')} accounts.`);
   }
 }
 export class NotFound extends ApiError {

@@ -3,6 +3,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from '../db/client';
 import * as keys from '../keys';
+import { compareIds } from '../ids';
 import { INDEX, POPULAR_SHARDS } from '../keys';
 
 export interface Popular {
@@ -22,6 +23,6 @@ export async function mostFollowed(n: number): Promise<Popular[]> {
   return shards
     .flatMap((res) => res.Items ?? [])
     .map((item) => ({ id: String(item.PK).slice('USER#'.length), followersCount: Number(item.followersCount) }))
-    .sort((a, b) => b.followersCount - a.followersCount || a.id.localeCompare(b.id))
+    .sort((a, b) => b.followersCount - a.followersCount || compareIds(a.id, b.id))
     .slice(0, n);
 }

@@ -24,6 +24,7 @@ import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from '../db/client';
 import { batchGet, itemKey } from '../db/batch';
 import * as keys from '../keys';
+import { compareIds } from '../ids';
 import { edgeIds } from '../users/repo';
 import { recentEdges, type BaseUser, type UserItem } from '../users/model';
 import type { Caller } from '../auth/caller';
@@ -160,7 +161,7 @@ async function compute(callerId: string, me: UserItem, hidden: Set<string>, dept
     .sort((a, b) => b.by.length - a.by.length
       || b.mutual.length - a.mutual.length
       || count(b.id) - count(a.id)
-      || a.id.localeCompare(b.id))
+      || compareIds(a.id, b.id))
     .slice(0, depth);
 
   const computedAt = Date.now();

@@ -69,7 +69,7 @@ describe('POST /users/follow/{identifier}', () => {
 
     const refused = await follow(a, c);
     expect(refused.status).toBe(403);
-    expect(refused.body).toMatchObject({ success: false, code: 'FOLLOW_LIMIT_REACHED' });
+    expect(refused.body).toMatchObject({ success: false, code: 'FOLLOW_LIMIT_REACHED', message: 'You cannot follow more than 7,500 accounts.' });
     expect(await follows(a, c)).toBe(false);
     expect(await counters(a)).toMatchObject({ followingCount: 7500 });
     expect(await counters(c)).toMatchObject({ followersCount: 0 });

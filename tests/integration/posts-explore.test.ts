@@ -1,12 +1,14 @@
 import '../support/own-table';
 import { call } from '../support/invoke';
-import { makeUser } from '../support/factories';
+import { makeUser, makeUsers } from '../support/factories';
 import { makePost, users } from '../support/posts';
 import { block, follow } from '../support/graph';
 import { handler as exploreH } from '../../functions/posts/explore';
 import { handler as like } from '../../functions/posts/like';
 import { db } from '../../lib/db/client';
 import * as keys from '../../lib/keys';
+import { allFollowing } from '../../lib/posts/explore';
+import { requestsOf } from '../support/db';
 
 async function walk(token: string, limit: number) {
   const ids: string[] = [];
@@ -102,4 +104,67 @@ describe('GET /posts/explore', () => {
       expect(res.body.code).toBe('VALIDATION_ERROR');
     },
   );
+});
+
+describe('the following list explore leaves out (allFollowing)', () => {
+  // Pages of 5 follows stand in for 1 MB pages (~2,500 follows): the same turns, at a test's size.
+  const pages = { limit: 5 };
+  const followingQueries = (inputs: Record<string, unknown>[], userId: string) => inputs
+    .filter((i) => (i.ExpressionAttributeValues as Record<string, unknown> | undefined)?.[':pk'] === keys.followingOf(userId))
+    .map((i) => ({ forward: i.ScanIndexForward, range: String(i.KeyConditionExpression).includes('BETWEEN'), after: i.ExclusiveStartKey !== undefined }));
+  let me: { id: string; token: string };
+  let followed: string[];
+
+  beforeAll(async () => {
+    const all = await makeUsers(13);
+    me = all[0]!;
+    followed = all.slice(1).map((u) => u.id);
+    for (const id of followed) expect((await follow(me, id)).status).toBe(200);
+  });
+
+  it('reads a list one page holds once, from its newest end: never both ends of one page', async () => {
+    const [few, a, b] = await makeUsers(3);
+    for (const t of [a!, b!]) expect((await follow(few!, t)).status).toBe(200);
+    const { result, inputs } = await requestsOf(() => allFollowing(few!.id, Promise.resolve(2), pages));
+    expect([...result].sort()).toEqual([a!.id, b!.id].sort());
+    expect(followingQueries(inputs, few!.id)).toEqual([{ forward: false, range: false, after: false }]);
+  });
+
+  it('reads both ends at once when the count is past a page, then only the middle between them', async () => {
+    const { result, inputs } = await requestsOf(() => allFollowing(me.id, Promise.resolve(followed.length), pages));
+    expect([...result].sort()).toEqual([...followed].sort());
+    expect(followingQueries(inputs, me.id)).toEqual([
+      { forward: false, range: false, after: false },
+      { forward: true, range: false, after: false },
+      { forward: true, range: true, after: false },
+    ]);
+  });
+
+  it('skips the middle when the two ends meet', async () => {
+    const { result, inputs } = await requestsOf(() => allFollowing(me.id, Promise.resolve(followed.length), { limit: 7 }));
+    expect([...result].sort()).toEqual([...followed].sort());
+    expect(followingQueries(inputs, me.id)).toHaveLength(2);
+  });
+
+  it('stays exact when the count was low: the newest end is read on to its end', async () => {
+    const { result, inputs } = await requestsOf(() => allFollowing(me.id, Promise.resolve(3), pages));
+    expect([...result].sort()).toEqual([...followed].sort());
+    expect(followingQueries(inputs, me.id)).toEqual([
+      { forward: false, range: false, after: false },
+      { forward: false, range: false, after: true },
+      { forward: false, range: false, after: true },
+    ]);
+  });
+
+  it('explore passes the caller\'s own count: one Query of a short following list; the excluded authors\' counts read eventually consistent', async () => {
+    const [few, a] = await makeUsers(2);
+    expect((await follow(few!, a!)).status).toBe(200);
+    const { result, inputs } = await requestsOf(() => call(exploreH, 'GET /posts/explore', { token: few!.token, query: { limit: '5' } }));
+    expect(result.status).toBe(200);
+    expect(followingQueries(inputs, few!.id)).toEqual([{ forward: false, range: false, after: false }]);
+    // The postsCount BatchGet: half a read unit per excluded author (the contract's exactness holds while no data changes).
+    const counts = inputs.flatMap((i) => Object.values((i.RequestItems ?? {}) as Record<string, { Keys: unknown[]; ProjectionExpression?: string; ConsistentRead?: boolean }>))
+      .filter((r) => r.ProjectionExpression === 'PK, SK, postsCount');
+    expect(counts).toEqual([expect.objectContaining({ Keys: [keys.user(a!.id)], ConsistentRead: false })]);
+  });
 });

@@ -25,6 +25,15 @@ describe('imports that decide bundle size', () => {
     expect(bad).toEqual([]);
   });
 
+  it('no request path uses localeCompare, toLocale* or Intl: their first call loads ICU data (about 8 ms cold)', () => {
+    // lib/openapi builds the document at build time, not in a function.
+    const bad = files
+      .filter((f) => !relative(root, f).startsWith('lib/openapi/'))
+      .filter((f) => /\.localeCompare\(|\.toLocale\w*\(|\bIntl\./.test(readFileSync(f, 'utf8')))
+      .map((f) => relative(root, f));
+    expect(bad).toEqual([]);
+  });
+
   it('lib/keys.ts exports each key builder on its own, for a namespace import', () => {
     // `import * as keys from '../keys'` then keeps only the builders a bundle calls; one
     // exported object of builders (the former `keys`) put all of them in every function.
