@@ -4,11 +4,14 @@
 //
 // Round trips (docs/ARCHITECTURE.md, "Posts and explore"):
 //   1. in parallel: caller's user item, the 8 post counter shards, the caller's following
-//      from its newest end (and from its oldest end too, as soon as the caller's item counts
-//      more follows than a Query page holds), the first read of the 8 feed shards (blocks and
-//      blocked-by are the caller's block lists that authentication reads on every GET);
-//   2. only past ~2 pages of follows, or past one when the count was low: the rest of the
-//      following list (one Query page);
+//      from its newest end, the first read of the 8 feed shards (blocks and blocked-by are the
+//      caller's block lists that authentication reads on every GET); for a caller whose item
+//      counts more follows than a Query page holds, the following list's oldest end too,
+//      started when that item arrives (authentication began reading it before the handler,
+//      so it mostly lands within this round, but it is a step after the item);
+//   2. only past ~2 pages of follows: the middle of the following list (one Query page); a
+//      caller whose count was low and whose newest page stopped short reads on from it, page
+//      by page;
 //   3. in parallel: the excluded authors' user items (postsCount) and the page's
 //      presentation (likers, isLiked / isBookmarked), after the merge.
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
@@ -69,12 +72,13 @@ export const FOLLOWS_PER_PAGE = 2_000;
 
 /**
  * Everyone the caller follows (at most 7,500). The newest end of the list is read at once;
- * when the caller's item counts more follows than a page holds, the oldest end is read beside
- * it, and only when both ends stop short of each other is the middle read, as one more Query.
- * So nearly every caller reads the list once (reading both ends of a one-page list would read
- * it twice, twice the read units), and a caller with up to two pages of follows still reads
- * them in one round trip. A count that was low only costs round trips: a newest end that
- * stops short is read on to the end.
+ * when the caller's item counts more follows than a page holds, the oldest end is read too,
+ * started as soon as the item is there, and only when both ends stop short of each other is
+ * the middle read, as one more Query. So nearly every caller reads the list once (reading both
+ * ends of a one-page list would read it twice, twice the read units); a caller with up to two
+ * pages of follows reads them in the newest end's time plus whatever of the item's read is
+ * still to come (authentication starts it before the handler). A count that was low only
+ * costs round trips: a newest end that stops short is read on to the end.
  */
 export async function allFollowing(callerId: string, followingCount: Promise<number>, pages: { limit?: number } = {}): Promise<Set<string>> {
   const pk = keys.followingOf(callerId);
@@ -134,8 +138,9 @@ export async function livePostCount(): Promise<number> {
  * The summed postsCount of some users (one BatchGet per 100, in parallel). Eventually
  * consistent, at half the read units of a strong read: one read unit per excluded author is
  * explore's largest cost for a caller who follows many. The contract asks the total to equal
- * the walk "while no data changes", which such a read meets within about a second of the last
- * post, as the feed index the walk reads does.
+ * the walk "while no data changes", which such a read meets once it has caught up with the
+ * last post (typically within a second; DynamoDB promises no bound), as the feed index the
+ * walk reads does.
  */
 export async function postsOf(userIds: Iterable<string>): Promise<number> {
   const ids = [...userIds];

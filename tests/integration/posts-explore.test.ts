@@ -143,7 +143,19 @@ describe('the following list explore leaves out (allFollowing)', () => {
   it('skips the middle when the two ends meet', async () => {
     const { result, inputs } = await requestsOf(() => allFollowing(me.id, Promise.resolve(followed.length), { limit: 7 }));
     expect([...result].sort()).toEqual([...followed].sort());
-    expect(followingQueries(inputs, me.id)).toHaveLength(2);
+    expect(followingQueries(inputs, me.id)).toEqual([
+      { forward: false, range: false, after: false },
+      { forward: true, range: false, after: false },
+    ]);
+  });
+
+  it('reads one end for a count of exactly a page, and fails with the caller\'s read', async () => {
+    const { result, inputs } = await requestsOf(() => allFollowing(me.id, Promise.resolve(pages.limit), pages));
+    expect(result.size).toBe(followed.length);
+    expect(followingQueries(inputs, me.id)[0]).toEqual({ forward: false, range: false, after: false });
+    expect(followingQueries(inputs, me.id).filter((q) => q.forward)).toEqual([]);
+    const gone = new Error('the caller\'s item could not be read');
+    await expect(allFollowing(me.id, Promise.reject(gone), pages)).rejects.toBe(gone);
   });
 
   it('stays exact when the count was low: the newest end is read on to its end', async () => {
