@@ -10,6 +10,8 @@
 //          --no-feed (skip the home feed's and the notifications' own rows: page cost by following
 //          count, fan-out, create to visible; a notifications page at 10 and 100,000 stored)
 //          --no-hot (skip the hot post: 500 users like one post, 50 at a time)
+//          --init-tls (cold starts reach DynamoDB Local over TLS, as functions reach DynamoDB in
+//          AWS: scripts/bench/tls.mjs; JSON initMode "tls", else "http")
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -29,18 +31,20 @@ import { benchFeed, feedTable } from './bench/feed.mjs';
 import { benchNotifications, notificationsTable } from './bench/notifications.mjs';
 import { benchHotPost, hotPostTable } from './bench/hot-post.mjs';
 import { settleAfterWrite, settleFeeds, settleRecentIds, settleRecentLikers } from './bench/settle.mjs';
+import { makeCertificate, startTlsProxy } from './bench/tls.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const require = createRequire(import.meta.url);
 const say = (msg) => process.stderr.write(`[bench] ${msg}\n`);
 
 function options(argv) {
-  const o = { scales: '1x,10x', iterations: 30, warmup: 200, 'init-runs': 5, init: true, feed: true, hot: true };
+  const o = { scales: '1x,10x', iterations: 30, warmup: 200, 'init-runs': 5, init: true, feed: true, hot: true, tls: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--no-init') o.init = false;
     else if (a === '--no-feed') o.feed = false;
     else if (a === '--no-hot') o.hot = false;
+    else if (a === '--init-tls') o.tls = true;
     else if (a.startsWith('--')) o[a.slice(2)] = argv[++i];
   }
   return { ...o, scales: String(o.scales).split(',').filter((n) => n && n !== 'none'), iterations: Number(o.iterations), warmup: Number(o.warmup), initRuns: Number(o['init-runs']) };
@@ -129,13 +133,23 @@ try {
   // Cold starts: every bundle (and the baseline) in fresh Node processes, serving the requests
   // noted on the first data set, while it is loaded (called once, from the scale loop).
   const measureColdStarts = async (ds) => {
-    say('measuring cold starts');
+    say(`measuring cold starts${opts.tls ? ' over TLS' : ''}`);
+    const proxy = opts.tls ? await startTlsProxy(makeCertificate(join(work, 'tls')), dynamo.port) : undefined;
+    const env = proxy ? { ...childEnv, DYNAMODB_ENDPOINT: proxy.endpoint, NODE_EXTRA_CA_CERTS: join(work, 'tls', 'cert.pem') } : childEnv;
+    try {
+      await coldStarts(ds, env);
+    } finally {
+      proxy?.stop();
+    }
+    result.initMode = opts.tls ? 'tls' : 'http';
+  };
+  const coldStarts = async (ds, env) => {
     const coldStart = (outfile, exportName, event) => {
       const file = join(work, 'event.json');
       writeFileSync(file, JSON.stringify(event));
       // BENCH_INIT_NODE_ARGS: Node options for the cold-start processes (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to see where a cold start goes).
       const nodeArgs = (process.env.BENCH_INIT_NODE_ARGS ?? '').split(' ').filter(Boolean);
-      const out = execFileSync(process.execPath, [...nodeArgs, join(root, 'scripts/bench/init-child.mjs'), outfile, exportName, file], { env: childEnv, encoding: 'utf8' });
+      const out = execFileSync(process.execPath, [...nodeArgs, join(root, 'scripts/bench/init-child.mjs'), outfile, exportName, file], { env, encoding: 'utf8' });
       return JSON.parse(out.trim().split('\n').pop());
     };
     const summarize = (runs) => ({
@@ -143,6 +157,8 @@ try {
       requireMs: Math.round(median(runs.map((r) => r.requireMs)) * 10) / 10,
       firstMs: Math.round(median(runs.map((r) => r.firstMs)) * 10) / 10,
       requests: median(runs.map((r) => r.requests)),
+      // How many of the runs loaded undici (every one over http, none over TLS: scripts/bench/tls.mjs).
+      undiciRuns: runs.filter((r) => r.undici).length,
     });
     // Round robin: the baseline's and every bundle's first run, then every second run, and so
     // on. A slow minute of the machine (another process, DynamoDB Local's collector) then lands

@@ -1,5 +1,5 @@
 // One cold start: a fresh Node process loads a bundle and serves one request.
-// argv: <bundle> <export> <event.json>. Prints { requireMs, firstMs, initMs, status, requests }.
+// argv: <bundle> <export> <event.json>. Prints { requireMs, firstMs, initMs, status, requests, undici }.
 // Nothing else is imported before the clock starts, so the bundle pays for its own modules.
 // `requests`: the HTTP requests the first answer sent (here all DynamoDB's), counted on Node's
 // own diagnostics channel, which loads nothing: a cold request that sends more than its warm
@@ -25,5 +25,8 @@ const mod = require(bundle);
 const t1 = performance.now();
 const res = await mod[exportName](event, context);
 const t2 = performance.now();
-process.stdout.write(`\n${JSON.stringify({ requireMs: t1 - t0, firstMs: t2 - t1, initMs: t2 - t0, status: res?.statusCode, requests })}\n`);
+// Whether the process loaded Node's bundled undici: an http:// endpoint makes the SDK's first
+// request load it, an https one does not (scripts/bench/tls.mjs).
+const undici = process.moduleLoadList.some((m) => m.includes('undici/undici'));
+process.stdout.write(`\n${JSON.stringify({ requireMs: t1 - t0, firstMs: t2 - t1, initMs: t2 - t0, status: res?.statusCode, requests, undici })}\n`);
 process.exit(0);

@@ -3,7 +3,8 @@
 // with the DB metrics on. The benchmark itself is `npm run bench`, never part of the tests.
 import { join, resolve } from 'node:path';
 import { tmpdir } from 'node:os';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 
@@ -156,6 +157,29 @@ describe('benchmark scenarios over many calls', () => {
 });
 
 describe('benchmark bundles', () => {
+  it('--init-tls: a cold start reaches DynamoDB Local over TLS through the proxy, and loads no undici, which over http it does', async () => {
+    const { makeCertificate, startTlsProxy } = require('../../scripts/bench/tls.mjs');
+    const out = mkdtempSync(join(tmpdir(), 'aperture-tls-'));
+    const base = await bundle(root, 'scripts/bench/baseline.ts', resolve(out, 'baseline.js'));
+    const cert = makeCertificate(join(out, 'tls'));
+    const endpoint = process.env.DYNAMODB_ENDPOINT!;
+    const proxy = await startTlsProxy(cert, Number(new URL(endpoint).port));
+    try {
+      expect(proxy.endpoint).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+      const event = join(out, 'event.json');
+      writeFileSync(event, JSON.stringify(apiEvent('GET /baseline')));
+      const coldStart = (env: Record<string, string>) => JSON.parse(execFileSync(join(root, 'node_modules/node/bin/node'),
+        [join(root, 'scripts/bench/init-child.mjs'), base.outfile, 'handler', event],
+        { env: { ...process.env, TABLE_NAME: TABLE, ...env }, encoding: 'utf8' }).trim().split('\n').pop()!);
+      const overHttp = coldStart({ DYNAMODB_ENDPOINT: endpoint });
+      const overTls = coldStart({ DYNAMODB_ENDPOINT: proxy.endpoint, NODE_EXTRA_CA_CERTS: cert.cert });
+      expect(overHttp).toMatchObject({ status: 200, requests: 1, undici: true });
+      expect(overTls).toMatchObject({ status: 200, requests: 1, undici: false });
+    } finally {
+      proxy.stop();
+    }
+  });
+
   it('tells the design card libraries and our code apart in what a bundle weighs', async () => {
     const out = mkdtempSync(join(tmpdir(), 'aperture-bundle-'));
     const base = await bundle(root, 'scripts/bench/baseline.ts', resolve(out, 'baseline.js'));
@@ -190,6 +214,20 @@ describe('benchmark report', () => {
     expect(md).toContain('|  | 10x | error |');
     expect(md).toContain('| baseline (one GetItem) | 1,000 | 1.00 | 50 | 1.00 | 30 | 20 | 1.00 | 1 | 0.0 | 0.0 | 0.0 | 0.5 |');
     expect(md).toContain('| `postsGet` | 1,200 | 1.20 | 60 | 1.20 | 33 | 27 | 1.35 | 7 | 2.0 | 1.0 | 0.5 | 1.5 |');
+    expect(md).not.toContain('over TLS');
+  });
+
+  it('says when the cold starts ran over TLS, in the tables and the check', () => {
+    const { bundleTable, checks } = require('../../scripts/bench/report.mjs');
+    const result = {
+      initMode: 'tls',
+      scales: [],
+      baseline: { bytes: 1000, initMs: 50, requireMs: 30, firstMs: 20, requests: 1, parts: {} },
+      bundles: { postsGet: { bytes: 1200, initMs: 60, requireMs: 33, firstMs: 27, requests: 7, parts: {} } },
+    };
+    expect(markdownTables(result)).toContain('Cold starts over TLS (`--init-tls`), as functions reach DynamoDB in AWS.');
+    expect(bundleTable(result)).toContain('Cold starts over TLS');
+    expect(checks(result, [])).toContain('PASS (d) first answer, cold, <= 2x baseline (20 ms, over TLS)');
   });
 });
 

@@ -1,0 +1,70 @@
+// Cold starts over TLS, as deployed (`npm run bench -- --init-tls`). In AWS every function
+// reaches DynamoDB over https; locally DynamoDB Local speaks http only. That difference is not
+// neutral for a cold start:
+// - over http, the SDK's NodeHttpHandler loads node:http with a dynamic import() on its first
+//   request, and Node's ES module facade for the builtin reads every export, including http's
+//   lazy WebSocket getters, which load undici: about 23 ms of the baseline's 58 ms first
+//   answer, measured (docs/PERFORMANCE.md, "What a local cold start has that AWS's has not");
+//   over https the handler was required with the bundle and nothing loads undici;
+// - over https each new connection pays a TLS handshake, which http does not.
+// So the cold-start processes can reach DynamoDB Local through a TLS proxy on loopback: a
+// certificate made for the run with openssl (trusted through NODE_EXTRA_CA_CERTS, as AWS's
+// are through Node's own CA list) and a child process that pipes each TLS connection to
+// DynamoDB Local. A child process, because the cold starts run with execFileSync, which
+// blocks this process's event loop.
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { createServer } from 'node:tls';
+import { connect } from 'node:net';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+/** A key and a self-signed certificate for 127.0.0.1, valid one day, in `dir`. */
+export function makeCertificate(dir) {
+  mkdirSync(dir, { recursive: true });
+  const key = join(dir, 'key.pem');
+  const cert = join(dir, 'cert.pem');
+  try {
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
+      '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', key, '-out', cert], { stdio: 'pipe' });
+  } catch (err) {
+    throw new Error(`--init-tls needs the openssl command to make its certificate: ${err.message}`);
+  }
+  return { key, cert };
+}
+
+/**
+ * Starts the proxy in a child process: TLS on a free loopback port, each connection piped to
+ * `targetPort`. Resolves to { endpoint: 'https://127.0.0.1:<port>', stop() }.
+ */
+export function startTlsProxy({ key, cert }, targetPort) {
+  const child = spawn(process.execPath, [fileURLToPath(import.meta.url), key, cert, String(targetPort)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`the TLS proxy exited (${code}) before listening`)));
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      const line = out.split('\n').find((l) => l.startsWith('{'));
+      if (!line) return;
+      child.removeAllListeners('exit');
+      const { port } = JSON.parse(line);
+      resolve({ endpoint: `https://127.0.0.1:${port}`, stop: () => child.kill() });
+    });
+  });
+}
+
+// As the child process: node tls.mjs <key> <cert> <targetPort>
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const [key, cert, target] = process.argv.slice(2);
+  const server = createServer({ key: readFileSync(key), cert: readFileSync(cert) }, (tlsSocket) => {
+    const upstream = connect(Number(target), '127.0.0.1');
+    tlsSocket.pipe(upstream).pipe(tlsSocket);
+    const end = () => { tlsSocket.destroy(); upstream.destroy(); };
+    tlsSocket.on('error', end);
+    upstream.on('error', end);
+  });
+  server.listen(0, '127.0.0.1', () => process.stdout.write(`${JSON.stringify({ port: server.address().port })}\n`));
+  process.on('disconnect', () => process.exit(0));
+}
