@@ -134,8 +134,9 @@ try {
   // noted on the first data set, while it is loaded (called once, from the scale loop).
   const measureColdStarts = async (ds) => {
     say(`measuring cold starts${opts.tls ? ' over TLS' : ''}`);
-    const proxy = opts.tls ? await startTlsProxy(makeCertificate(join(work, 'tls')), dynamo.port) : undefined;
-    const env = proxy ? { ...childEnv, DYNAMODB_ENDPOINT: proxy.endpoint, NODE_EXTRA_CA_CERTS: join(work, 'tls', 'cert.pem') } : childEnv;
+    const cert = opts.tls ? makeCertificate(join(work, 'tls')) : undefined;
+    const proxy = cert ? await startTlsProxy(cert, dynamo.port) : undefined;
+    const env = proxy ? { ...childEnv, DYNAMODB_ENDPOINT: proxy.endpoint, NODE_EXTRA_CA_CERTS: cert.cert } : childEnv;
     try {
       await coldStarts(ds, env);
     } finally {

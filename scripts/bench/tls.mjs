@@ -36,21 +36,26 @@ export function makeCertificate(dir) {
 
 /**
  * Starts the proxy in a child process: TLS on a free loopback port, each connection piped to
- * `targetPort`. Resolves to { endpoint: 'https://127.0.0.1:<port>', stop() }.
+ * `targetPort`. Resolves to { endpoint: 'https://127.0.0.1:<port>', pid, stop() }.
  */
-export function startTlsProxy({ key, cert }, targetPort) {
-  const child = spawn(process.execPath, [fileURLToPath(import.meta.url), key, cert, String(targetPort)], { stdio: ['ignore', 'pipe', 'inherit'] });
+export function startTlsProxy({ key, cert }, targetPort, { startMs = 10_000 } = {}) {
+  // Its stdin is a pipe from this process: when this process ends, however it ends, the pipe
+  // closes and the proxy exits (a signal that kills the benchmark runs no finally block).
+  const child = spawn(process.execPath, [fileURLToPath(import.meta.url), key, cert, String(targetPort)], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const stop = () => { child.stdin.end(); child.kill(); };
   return new Promise((resolve, reject) => {
+    const fail = (err) => { clearTimeout(timer); stop(); reject(err); };
+    const timer = setTimeout(() => fail(new Error(`the TLS proxy did not listen within ${startMs} ms`)), startMs);
     let out = '';
-    child.once('error', reject);
-    child.once('exit', (code) => reject(new Error(`the TLS proxy exited (${code}) before listening`)));
+    child.once('error', fail);
+    child.once('exit', (code) => fail(new Error(`the TLS proxy exited (${code}) before listening`)));
     child.stdout.on('data', (chunk) => {
       out += chunk;
-      const line = out.split('\n').find((l) => l.startsWith('{'));
-      if (!line) return;
+      const port = /^\{"port":(\d+)\}$/m.exec(out)?.[1];
+      if (!port) return;
+      clearTimeout(timer);
       child.removeAllListeners('exit');
-      const { port } = JSON.parse(line);
-      resolve({ endpoint: `https://127.0.0.1:${port}`, stop: () => child.kill() });
+      resolve({ endpoint: `https://127.0.0.1:${port}`, pid: child.pid, stop });
     });
   });
 }
@@ -66,5 +71,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     upstream.on('error', end);
   });
   server.listen(0, '127.0.0.1', () => process.stdout.write(`${JSON.stringify({ port: server.address().port })}\n`));
-  process.on('disconnect', () => process.exit(0));
+  // The benchmark holds this pipe open for as long as it runs (startTlsProxy).
+  process.stdin.on('close', () => process.exit(0));
+  process.stdin.resume();
 }

@@ -4,7 +4,7 @@
 import { join, resolve } from 'node:path';
 import { tmpdir } from 'node:os';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 
@@ -178,6 +178,24 @@ describe('benchmark bundles', () => {
     } finally {
       proxy.stop();
     }
+  });
+
+  it('--init-tls: the proxy ends with the benchmark, even one killed outright', async () => {
+    const tls = join(root, 'scripts/bench/tls.mjs');
+    const script = `import { makeCertificate, startTlsProxy } from ${JSON.stringify(tls)};
+      const p = await startTlsProxy(makeCertificate(${JSON.stringify(join(mkdtempSync(join(tmpdir(), 'aperture-tls-')), 'tls'))}), 1);
+      console.log(p.pid); process.kill(process.pid, 'SIGKILL');`;
+    const out = await new Promise<string>((done) => {
+      const child = spawn(join(root, 'node_modules/node/bin/node'), ['--input-type=module', '-e', script]);
+      let text = '';
+      child.stdout.on('data', (c: Buffer) => { text += c; });
+      child.on('exit', () => done(text));
+    });
+    const pid = Number(out.trim());
+    expect(pid).toBeGreaterThan(0);
+    const alive = () => { try { process.kill(pid, 0); return true; } catch { return false; } };
+    for (let i = 0; i < 100 && alive(); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(alive()).toBe(false);
   });
 
   it('tells the design card libraries and our code apart in what a bundle weighs', async () => {

@@ -115,6 +115,13 @@ describe('the following list explore leaves out (allFollowing)', () => {
   let me: { id: string; token: string };
   let followed: string[];
 
+  /** allFollowing's answer for `me`, checked whole, and the Queries it sent. */
+  const readsOfMine = async (count: number, p: { limit?: number } = pages) => {
+    const { result, inputs } = await requestsOf(() => allFollowing(me.id, Promise.resolve(count), p));
+    expect([...result].sort()).toEqual([...followed].sort());
+    return followingQueries(inputs, me.id);
+  };
+
   beforeAll(async () => {
     const all = await makeUsers(13);
     me = all[0]!;
@@ -131,9 +138,7 @@ describe('the following list explore leaves out (allFollowing)', () => {
   });
 
   it('reads both ends at once when the count is past a page, then only the middle between them', async () => {
-    const { result, inputs } = await requestsOf(() => allFollowing(me.id, Promise.resolve(followed.length), pages));
-    expect([...result].sort()).toEqual([...followed].sort());
-    expect(followingQueries(inputs, me.id)).toEqual([
+    expect(await readsOfMine(followed.length)).toEqual([
       { forward: false, range: false, after: false },
       { forward: true, range: false, after: false },
       { forward: true, range: true, after: false },
@@ -141,27 +146,22 @@ describe('the following list explore leaves out (allFollowing)', () => {
   });
 
   it('skips the middle when the two ends meet', async () => {
-    const { result, inputs } = await requestsOf(() => allFollowing(me.id, Promise.resolve(followed.length), { limit: 7 }));
-    expect([...result].sort()).toEqual([...followed].sort());
-    expect(followingQueries(inputs, me.id)).toEqual([
+    expect(await readsOfMine(followed.length, { limit: 7 })).toEqual([
       { forward: false, range: false, after: false },
       { forward: true, range: false, after: false },
     ]);
   });
 
   it('reads one end for a count of exactly a page, and fails with the caller\'s read', async () => {
-    const { result, inputs } = await requestsOf(() => allFollowing(me.id, Promise.resolve(pages.limit), pages));
-    expect(result.size).toBe(followed.length);
-    expect(followingQueries(inputs, me.id)[0]).toEqual({ forward: false, range: false, after: false });
-    expect(followingQueries(inputs, me.id).filter((q) => q.forward)).toEqual([]);
+    const reads = await readsOfMine(pages.limit);
+    expect(reads[0]).toEqual({ forward: false, range: false, after: false });
+    expect(reads.filter((q) => q.forward)).toEqual([]);
     const gone = new Error('the caller\'s item could not be read');
     await expect(allFollowing(me.id, Promise.reject(gone), pages)).rejects.toBe(gone);
   });
 
   it('stays exact when the count was low: the newest end is read on to its end', async () => {
-    const { result, inputs } = await requestsOf(() => allFollowing(me.id, Promise.resolve(3), pages));
-    expect([...result].sort()).toEqual([...followed].sort());
-    expect(followingQueries(inputs, me.id)).toEqual([
+    expect(await readsOfMine(3)).toEqual([
       { forward: false, range: false, after: false },
       { forward: false, range: false, after: true },
       { forward: false, range: false, after: true },
