@@ -1,15 +1,9 @@
-// One SigV4-signed POST to an AWS API, sent with node:https (node:http for a local stand-in):
-// the hand-signed calls that need no SDK client share it (lib/aws/ssm.ts: SSM GetParameter;
-// lib/cleanup/trigger.ts: Lambda Invoke). Not fetch: its first call in a process loads Node's
-// bundled undici, about 20 ms of CPU, and every authenticated function's cold start in AWS reads
-// the signing keys from SSM (docs/PERFORMANCE.md, "What a local cold start has that AWS's has
-// not"); node:https is loaded already, by the DynamoDB client.
+// One SigV4-signed POST to an AWS API, sent with fetch: the hand-signed calls that need no SDK
+// client share it (lib/aws/ssm.ts: SSM GetParameter; lib/cleanup/trigger.ts: Lambda Invoke).
 // The signer is @smithy/signature-v4 with the credential chain and the SHA-256 of the DynamoDB
 // client (`dynamo.config`), which every function bundles already, so a signed call adds no SDK
 // package to a bundle. Knows nothing of the service it calls, nor of HTTP routes.
 import { SignatureV4 } from '@smithy/signature-v4';
-import { request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
 
 type SignerInit = ConstructorParameters<typeof SignatureV4>[0];
 
@@ -38,7 +32,7 @@ export interface SignedPost extends AwsSigning {
   timeoutMs: number;
 }
 
-/** The request could not be sent, or its answer not read in time: the transport's failure, under its own message. */
+/** The request could not be sent, or its answer not read in time: fetch's failure, under its own message. */
 export class SendFailed extends Error {
   override name = 'SendFailed';
 }
@@ -62,25 +56,9 @@ export async function signedPost(p: SignedPost): Promise<{ status: number; text:
     body,
   });
   try {
-    return await post(url, { ...signed.headers, 'content-length': String(Buffer.byteLength(body)) }, body, p.timeoutMs);
+    const res = await fetch(url, { method: 'POST', headers: signed.headers, body, signal: AbortSignal.timeout(p.timeoutMs) });
+    return { status: res.status, text: await res.text() };
   } catch (err) {
     throw new SendFailed(err instanceof Error ? err.message : String(err), { cause: err });
   }
-}
-
-/** Sends the POST and reads its whole answer, or fails: no answer, or not all of it, within timeoutMs. */
-function post(url: URL, headers: Record<string, string>, body: string, timeoutMs: number): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-    const req = send(url, { method: 'POST', headers, signal: AbortSignal.timeout(timeoutMs) }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-      // Cut off before its end (the connection closed, or the timeout aborted it mid-answer).
-      res.on('close', () => { if (!res.complete) reject(new Error('the answer was cut off')); });
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
 }

@@ -5,7 +5,9 @@
 //   request, and Node's ES module facade for the builtin reads every export, including http's
 //   lazy WebSocket getters, which load undici: about 23 ms of the baseline's 58 ms first
 //   answer, measured (docs/PERFORMANCE.md, "What a local cold start has that AWS's has not");
-//   over https the handler was required with the bundle and nothing loads undici;
+//   over https the handler was required with the bundle and the SDK loads no undici (a
+//   deployed function that checks a token loads it anyway, with the fetch of its JWT keys
+//   from SSM, which the local stage does not send);
 // - over https each new connection pays a TLS handshake, which http does not.
 // So the cold-start processes can reach DynamoDB Local through a TLS proxy on loopback: a
 // certificate made for the run with openssl (trusted through NODE_EXTRA_CA_CERTS, as AWS's
