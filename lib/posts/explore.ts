@@ -98,10 +98,11 @@ export async function allFollowing(callerId: string, followingCount: Promise<num
   const ids = new Set([...newest.items, ...(oldest?.items ?? [])].map((i) => skOf(i).split('#').pop()!));
   if (!newest.next || (oldest && !oldest.next)) return ids;
   const hi = skOf(newest.items[newest.items.length - 1]!);
-  const rest = oldest
-    ? { range: { lo: skOf(oldest.items[oldest.items.length - 1]!), hi } }
-    : { after: newest.next };
-  if (oldest && rest.range!.lo >= hi) return ids;
+  const lo = oldest && skOf(oldest.items[oldest.items.length - 1]!);
+  // Both ends read: only the middle between them is left, if the two pages did not meet.
+  // The newest end alone: the rest after its page.
+  if (lo !== undefined && lo >= hi) return ids;
+  const rest: EdgeRead = lo !== undefined ? { range: { lo, hi } } : { after: newest.next };
   for (const id of await allEdgeIds('GSI1', pk, { ...rest, limit: pages.limit })) ids.add(id);
   return ids;
 }

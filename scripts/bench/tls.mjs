@@ -15,11 +15,10 @@
 // DynamoDB Local. A child process, because the cold starts run with execFileSync, which
 // blocks this process's event loop.
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createServer } from 'node:tls';
 import { connect } from 'node:net';
-import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 /** A key and a self-signed certificate for 127.0.0.1, valid one day, in `dir`. */
