@@ -145,8 +145,8 @@ export function keyStoreFor(c: JwtKeysConfig, region: string, deployed: boolean)
     const name = c.parameter;
     const source = `SSM parameter ${name}`;
     return new KeyStore(async () => {
-      // Signed with the DynamoDB client's credential chain and hash (lib/aws/signed.ts).
-      const p = await getParameter(name, { region, endpoint: c.ssmEndpoint, credentials: () => dynamo.config.credentials(), sha256: dynamo.config.sha256 });
+      // Signed and sent with the DynamoDB client's credential chain, hash and handler (lib/aws/signed.ts).
+      const p = await getParameter(name, { region, endpoint: c.ssmEndpoint, sdk: dynamo.config });
       // A String parameter would be the secret in plain text at rest (and in every describe call).
       if (p.type !== 'SecureString') throw new InvalidKeySet(`The JWT key set of ${source} is invalid: it is a ${p.type} parameter, not a SecureString`);
       return parseKeySet(p.value, source, { deployed });

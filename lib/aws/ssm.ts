@@ -38,8 +38,7 @@ async function once(name: string, opts: SsmOptions): Promise<SsmParameter> {
     ({ status, text } = await signedPost({
       service: 'ssm',
       region: opts.region,
-      credentials: opts.credentials,
-      sha256: opts.sha256,
+      sdk: opts.sdk,
       url: new URL('/', opts.endpoint ?? `https://ssm.${opts.region}.amazonaws.com`),
       headers: { 'content-type': 'application/x-amz-json-1.1', 'x-amz-target': 'AmazonSSM.GetParameter' },
       body: JSON.stringify({ Name: name, WithDecryption: true }),

@@ -29,8 +29,7 @@ export async function triggerCleanup(kind: CleanupKind, id: string): Promise<boo
     const { status, text } = await signedPost({
       service: 'lambda',
       region: config.region,
-      credentials: () => dynamo.config.credentials(),
-      sha256: dynamo.config.sha256,
+      sdk: dynamo.config,
       url: new URL(`/2015-03-31/functions/${encodeURIComponent(functionName())}/invocations`, base),
       headers: { 'content-type': 'application/json', 'x-amz-invocation-type': 'Event' },
       body: JSON.stringify({ kind, id }),

@@ -35,7 +35,8 @@ interface Source {
   read: { id: string; authorId: string; post?: PostItem }[];
   next?: Record<string, unknown>;
   done: boolean;
-  fetch(limit: number): Promise<void>;
+  /** Reads up to `limit` more candidates (none once done). */
+  more(limit: number): Promise<void>;
 }
 
 function querySource(input: { index?: 'GSI1'; pk: string; before?: string }, toCandidate: (item: Record<string, unknown>) => Source['read'][number], projection?: string): Source {
@@ -44,7 +45,7 @@ function querySource(input: { index?: 'GSI1'; pk: string; before?: string }, toC
   const source: Source = {
     read: [],
     done: false,
-    async fetch(limit) {
+    async more(limit) {
       const res = await db.send(new QueryCommand({
         TableName: TABLE,
         ...(input.index ? { IndexName: INDEX[input.index] } : { ConsistentRead: true }),
@@ -97,7 +98,7 @@ export async function readHomeFeed(
   const before = cursor;
   const want = limit + 1; // one more than the page: hasMore is exact
   const entries = querySource({ pk: keys.homeFeed(caller.userId), before }, (i) => ({ id: String(i.SK), authorId: String(i.authorId) }), 'SK, #a');
-  const firstEntries = entries.fetch(want).then(() => onCandidates(entries.read.slice(0, limit).map((c) => c.id)));
+  const firstEntries = entries.more(want).then(() => onCandidates(entries.read.slice(0, limit).map((c) => c.id)));
   const [, pulled, hidden] = await Promise.all([firstEntries, pullSources(caller.userId), caller.hidden()]);
   const sources = [entries, ...pulled.map((authorId) => querySource(
     { index: 'GSI1', pk: keys.postsOf(authorId), before },
@@ -129,7 +130,7 @@ export async function readHomeFeed(
   };
 
   // Round 2: the entries' posts and every author's follow edge ∥ the pull sources' first read.
-  await resolve(Promise.all(sources.slice(1).map((s) => s.fetch(want))), pulled);
+  await resolve(Promise.all(sources.slice(1).map((s) => s.more(want))), pulled);
   for (let round = 1; ; round++) {
     const open = sources.filter((s) => !s.done);
     // Every open source has been read down to its last id: what is at or above the highest such
@@ -151,7 +152,7 @@ export async function readHomeFeed(
       // which nothing has been settled, so the walk goes on where this page stopped.
       return { posts: final, hasMore: true, nextCursor: encodeFeedCursor(frontier) };
     }
-    await Promise.all(open.map((s) => s.fetch(Math.max(want, 25))));
+    await Promise.all(open.map((s) => s.more(Math.max(want, 25))));
     await resolve(Promise.resolve());
   }
 }

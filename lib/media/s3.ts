@@ -1,5 +1,5 @@
-// A small S3 object client: presigned PUTs and signed GET / PUT / DELETE of objects, as
-// SigV4-signed fetches. The signer, the credential chain and the hash are the ones the DynamoDB
+// A small S3 object client: presigned PUTs and signed GET / PUT / DELETE of objects, sent with
+// the DynamoDB client's request handler (lib/aws/signed.ts). The signer, the credential chain and the hash are the ones the DynamoDB
 // client already bundles (as lib/aws/signed.ts does for SSM and Lambda), so no function bundle
 // carries the S3 SDK client: a handler that re-tags or presigns stays within the bundle
 // budget (tests/deploy/bundle-size.test.ts). Path-style URLs on an S3-compatible endpoint
@@ -8,6 +8,8 @@ import { createHash } from 'node:crypto';
 import { SignatureV4 } from '@smithy/signature-v4';
 import { dynamo } from '../db/client';
 import { config, LOCAL_S3_CREDENTIALS } from '../config';
+import { send as sendSigned, type Answer } from '../aws/signed';
+import type { Readable } from 'node:stream';
 
 const { bucket, endpoint } = config.media;
 
@@ -47,19 +49,18 @@ export class S3Error extends Error {
   constructor(readonly status: number, readonly code: string) { super(`S3 answered ${status} ${code}`); }
 }
 
-async function send(method: string, key: string, opts: { query?: Record<string, string>; headers?: Record<string, string>; body?: Buffer | string } = {}): Promise<Response> {
-  const payload = opts.body === undefined ? '' : opts.body;
-  const headers = { ...opts.headers, 'x-amz-content-sha256': createHash('sha256').update(payload).digest('hex') };
-  const signed = await signer.sign(request(method, key, opts.query ?? {}, headers, opts.body));
-  // Host and Content-Length are signed but left to fetch to send (it sets both from the URL
-  // and the body): under npm start the functions share serverless-offline's process, whose
-  // fetch dispatcher (undici 7) refuses a Content-Length given by hand.
-  const { host: _host, 'content-length': _length, ...sendHeaders } = signed.headers;
-  const res = await fetch(toUrl(signed as ReturnType<typeof request>), { method, headers: sendHeaders, body: opts.body, signal: AbortSignal.timeout(30_000) });
-  if (res.status >= 300) {
-    const text = await res.text();
-    throw new S3Error(res.status, /<Code>([^<]+)<\/Code>/.exec(text)?.[1] ?? 'Unknown');
-  }
+/** Drains an answer's body (a read is done only when its body is). */
+const drain = async (res: Answer) => Buffer.from(await dynamo.config.streamCollector(res.body)).toString();
+
+async function send(method: string, key: string, opts: { query?: Record<string, string>; headers?: Record<string, string>; body?: Buffer | string } = {}): Promise<Answer> {
+  const payload = opts.body ?? '';
+  const headers: Record<string, string> = { ...opts.headers, 'x-amz-content-sha256': createHash('sha256').update(payload).digest('hex') };
+  // With its length: the handler sends what it is given, and a body without one would go chunked.
+  if (opts.body !== undefined) headers['content-length'] = String(Buffer.byteLength(payload));
+  // The DynamoDB client's handler, not fetch, whose first call in a process loads undici
+  // (lib/aws/signed.ts).
+  const res = await sendSigned(dynamo.config, await signer.sign(request(method, key, opts.query ?? {}, headers, opts.body)), 30_000);
+  if (res.statusCode >= 300) throw new S3Error(res.statusCode, /<Code>([^<]+)<\/Code>/.exec(await drain(res))?.[1] ?? 'Unknown');
   return res;
 }
 
@@ -71,11 +72,11 @@ export async function presignPut(key: string, contentType: string, size: number,
 }
 
 /** The object's body as a stream, with its declared length; undefined when there is none. */
-export async function getObject(key: string): Promise<{ length: number | undefined; body: ReadableStream<Uint8Array> } | undefined> {
+export async function getObject(key: string): Promise<{ length: number | undefined; body: Readable } | undefined> {
   try {
     const res = await send('GET', key);
-    const length = res.headers.get('content-length');
-    return { length: length === null ? undefined : Number(length), body: res.body! };
+    const length = res.headers['content-length'];
+    return { length: length === undefined ? undefined : Number(length), body: res.body };
   } catch (err) {
     // Without s3:ListBucket, S3 answers a missing key 403 rather than 404.
     if (err instanceof S3Error && (err.code === 'NoSuchKey' || err.status === 404)) return undefined;
@@ -84,16 +85,16 @@ export async function getObject(key: string): Promise<{ length: number | undefin
 }
 
 export async function putObject(key: string, body: Buffer, headers: Record<string, string>): Promise<void> {
-  await (await send('PUT', key, { body, headers: { ...headers, 'content-length': String(body.length) } })).arrayBuffer();
+  await drain(await send('PUT', key, { body, headers }));
 }
 
 export async function putObjectTagging(key: string, tags: Record<string, string>): Promise<void> {
   const xml = `<Tagging><TagSet>${Object.entries(tags).map(([k, v]) => `<Tag><Key>${k}</Key><Value>${v}</Value></Tag>`).join('')}</TagSet></Tagging>`;
   const md5 = createHash('md5').update(xml).digest('base64');
-  await (await send('PUT', key, { query: { tagging: '' }, body: xml, headers: { 'content-type': 'application/xml', 'content-md5': md5 } })).arrayBuffer();
+  await drain(await send('PUT', key, { query: { tagging: '' }, body: xml, headers: { 'content-type': 'application/xml', 'content-md5': md5 } }));
 }
 
 /** Deletes an object; a missing one is no error (S3 answers 204 either way). */
 export async function deleteObject(key: string): Promise<void> {
-  await (await send('DELETE', key)).arrayBuffer();
+  await drain(await send('DELETE', key));
 }

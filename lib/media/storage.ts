@@ -31,7 +31,7 @@ export async function readObject(key: string, maxBytes: number): Promise<{ bytes
   const res = await getObject(key);
   if (!res) return undefined;
   if (res.length !== undefined && res.length > maxBytes) {
-    await res.body.cancel();
+    res.body.destroy();
     return { tooLarge: true };
   }
   const chunks: Buffer[] = [];

@@ -4,6 +4,13 @@
 // A loopback stand-in for the Lambda API records each request and checks its signature with
 // the test credentials; the tests' own local stage sends nothing.
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { build } from 'esbuild';
 import type { AddressInfo } from 'node:net';
 import { triggerCleanup } from '../../lib/cleanup/trigger';
 import { SendFailed, signedPost } from '../../lib/aws/signed';
@@ -11,6 +18,9 @@ import { dynamo } from '../../lib/db/client';
 import { verifySigV4, type SigV4Check } from '../support/sigv4';
 
 interface Seen { method: string | undefined; path: string | undefined; headers: IncomingHttpHeaders; body: string; check: SigV4Check }
+
+const root = resolve(__dirname, '../..');
+const execFileAsync = promisify(execFile);
 
 let lambda: Server;
 let endpoint: string;
@@ -103,7 +113,7 @@ it('sends nothing on the local stage without an endpoint (the tests run the work
 });
 
 describe('signedPost', () => {
-  const signing = { service: 'lambda', region: 'us-east-1', credentials: () => dynamo.config.credentials(), sha256: dynamo.config.sha256 };
+  const signing = { service: 'lambda', region: 'us-east-1', sdk: dynamo.config };
   const post = (over: Partial<Parameters<typeof signedPost>[0]>) => signedPost({
     ...signing, url: new URL('/2015-03-31/functions/f/invocations', endpoint), headers: { 'content-type': 'application/json' }, body: '{}', timeoutMs: 2000, ...over,
   });
@@ -115,7 +125,7 @@ describe('signedPost', () => {
   });
 
   it('throws a failure to sign as it is, and sends nothing', async () => {
-    const err = await post({ credentials: () => Promise.reject(new Error('no credentials')) }).catch((e: unknown) => e);
+    const err = await post({ sdk: { ...dynamo.config, credentials: () => Promise.reject(new Error('no credentials')) } }).catch((e: unknown) => e);
     expect(err).toEqual(new Error('no credentials'));
     expect(err).not.toBeInstanceOf(SendFailed);
     expect(seen).toEqual([]);
@@ -136,6 +146,52 @@ describe('signedPost', () => {
       await expect(post({ url })).rejects.toBeInstanceOf(SendFailed);
     } finally {
       await close(cut);
+    }
+  });
+
+  it('sends the body with its length, not chunked, as AWS APIs expect', async () => {
+    // 24 characters, 25 bytes: the length counts the bytes of é.
+    await post({ body: '{"kind":"post","id":"é"}' });
+    expect(seen[0]!.headers).toEqual(expect.objectContaining({ 'content-length': '25' }));
+    expect(seen[0]!.headers['transfer-encoding']).toBeUndefined();
+    expect(seen[0]!.body).toBe('{"kind":"post","id":"é"}');
+    expect(seen[0]!.check.signed).toBe(true);
+  });
+
+  it('sends over https as over http, and never loads undici, which fetch would on a cold start', async () => {
+    const { makeCertificate } = require('../../scripts/bench/tls.mjs');
+    const dir = mkdtempSync(join(tmpdir(), 'aperture-signed-'));
+    const cert = makeCertificate(join(dir, 'tls'));
+    const seenTls: string[] = [];
+    const server = createHttpsServer({ key: readFileSync(cert.key), cert: readFileSync(cert.cert) }, (req, res) => {
+      seenTls.push(String(req.headers.authorization ?? '').split(' ')[0]!);
+      res.end('{"ok":true}');
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const { port } = server.address() as AddressInfo;
+    // A cold process, as a function's: the DynamoDB client's configuration, then one signed POST.
+    const outfile = join(dir, 'post.js');
+    await build({
+      stdin: {
+        contents: `
+          import { signedPost } from './lib/aws/signed';
+          import { dynamo } from './lib/db/client';
+          signedPost({ service: 'ssm', region: 'us-east-1', sdk: dynamo.config,
+            url: new URL(process.argv[2]), headers: { 'content-type': 'application/x-amz-json-1.1' }, body: '{}', timeoutMs: 5000 })
+            .then((r) => console.log(JSON.stringify({ ...r, undici: process.moduleLoadList.some((m) => m.includes('undici/undici')) })));`,
+        resolveDir: root, loader: 'ts',
+      },
+      bundle: true, platform: 'node', format: 'cjs', outfile, logLevel: 'error',
+    });
+    // Not execFileSync: it would block this process, whose event loop serves the https stand-in.
+    const run = async (url: string) => JSON.parse((await execFileAsync(process.execPath, [outfile, url], {
+      env: { ...process.env, NODE_EXTRA_CA_CERTS: cert.cert }, encoding: 'utf8',
+    })).stdout.trim().split('\n').pop()!);
+    try {
+      expect(await run(`https://127.0.0.1:${port}/`)).toEqual({ status: 200, text: '{"ok":true}', undici: false });
+      expect(seenTls).toEqual(['AWS4-HMAC-SHA256']);
+    } finally {
+      await new Promise((r) => server.close(r));
     }
   });
 

@@ -34,6 +34,13 @@ describe('imports that decide bundle size', () => {
     expect(bad).toEqual([]);
   });
 
+  it('no function sends with the global fetch: its first call loads undici (about 23 ms cold); lib/aws/signed.ts sends with the SDK\'s handler', () => {
+    const bad = files
+      .filter((f) => /(?<![.\w])fetch\(/.test(readFileSync(f, 'utf8')))
+      .map((f) => relative(root, f));
+    expect(bad).toEqual([]);
+  });
+
   it('lib/keys.ts exports each key builder on its own, for a namespace import', () => {
     // `import * as keys from '../keys'` then keeps only the builders a bundle calls; one
     // exported object of builders (the former `keys`) put all of them in every function.
