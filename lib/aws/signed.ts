@@ -83,7 +83,9 @@ export async function signedPost(p: SignedPost): Promise<{ status: number; text:
     const response = await send(sdk, signed, p.timeoutMs);
     return { status: response.statusCode, text: Buffer.from(await sdk.streamCollector(response.body)).toString() };
   } catch (err) {
-    throw new SendFailed(err instanceof Error ? err.message : String(err), { cause: err });
+    // The handler's abort is "Request aborted", its reason (the timeout) the cause.
+    const e = err as Error & { cause?: Error };
+    throw new SendFailed(String(e.cause?.message ?? e.message ?? err), { cause: err });
   }
 }
 

@@ -49,6 +49,9 @@ export class S3Error extends Error {
   constructor(readonly status: number, readonly code: string) { super(`S3 answered ${status} ${code}`); }
 }
 
+/** For sending a request and reading its whole answer (a media processing reads an upload of up to 15 MB). */
+export const S3_TIMEOUT = { ms: 30_000 };
+
 /** Drains an answer's body (a read is done only when its body is). */
 const drain = async (res: Answer) => Buffer.from(await dynamo.config.streamCollector(res.body)).toString();
 
@@ -59,7 +62,15 @@ async function send(method: string, key: string, opts: { query?: Record<string, 
   if (opts.body !== undefined) headers['content-length'] = String(Buffer.byteLength(payload));
   // The DynamoDB client's handler, not fetch, whose first call in a process loads undici
   // (lib/aws/signed.ts).
-  const res = await sendSigned(dynamo.config, await signer.sign(request(method, key, opts.query ?? {}, headers, opts.body)), 30_000);
+  const signed = await signer.sign(request(method, key, opts.query ?? {}, headers, opts.body));
+  const go = () => sendSigned(dynamo.config, signed, S3_TIMEOUT.ms);
+  // A kept-alive connection that S3 closed while the function was frozen fails the first
+  // request sent on it. Every call here is idempotent, so a failure to send is tried once more
+  // on a new connection (the SDK's clients retry it too); a timeout (the abort) is not.
+  const res = await go().catch((err: Error) => {
+    if (err.name === 'AbortError') throw err;
+    return go();
+  });
   if (res.statusCode >= 300) throw new S3Error(res.statusCode, /<Code>([^<]+)<\/Code>/.exec(await drain(res))?.[1] ?? 'Unknown');
   return res;
 }

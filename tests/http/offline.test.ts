@@ -360,7 +360,8 @@ describe('npm start with media', () => {
     stack.stdout!.on('data', (d) => { out += d; });
     stack.stderr!.on('data', (d) => { out = (out + d).slice(-8000); });
     const until = Date.now() + 150_000;
-    while (!out.includes('ready in')) {
+    // The banner lines after "ready in" (the storage's among them) may come in a later chunk.
+    while (!out.includes('ready in') || !out.includes('media storage (')) {
       if (stack.exitCode !== null) throw new Error(`npm start exited:\n${out}`);
       if (Date.now() > until) throw new Error(`npm start was not ready:\n${out}`);
       await new Promise((r) => setTimeout(r, 250));
