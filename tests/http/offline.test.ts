@@ -357,13 +357,15 @@ describe('npm start with media', () => {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, PORT: String(port), ESBUILD_WORK_FOLDER: '.esbuild-start-media', S3_ENDPOINT: '', MEDIA_BUCKET: '' },
     });
+    // stdout whole (the banner is read from it); stderr's tail, for a failure's message.
+    let errors = '';
     stack.stdout!.on('data', (d) => { out += d; });
-    stack.stderr!.on('data', (d) => { out = (out + d).slice(-8000); });
+    stack.stderr!.on('data', (d) => { errors = (errors + d).slice(-8000); });
     const until = Date.now() + 150_000;
     // The banner lines after "ready in" (the storage's among them) may come in a later chunk.
     while (!out.includes('ready in') || !out.includes('media storage (')) {
-      if (stack.exitCode !== null) throw new Error(`npm start exited:\n${out}`);
-      if (Date.now() > until) throw new Error(`npm start was not ready:\n${out}`);
+      if (stack.exitCode !== null) throw new Error(`npm start exited:\n${out}\n${errors}`);
+      if (Date.now() > until) throw new Error(`npm start was not ready:\n${out}\n${errors}`);
       await new Promise((r) => setTimeout(r, 250));
     }
   }, 180_000);
