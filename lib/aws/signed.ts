@@ -81,7 +81,7 @@ export async function signedPost(p: SignedPost): Promise<{ status: number; text:
   });
   try {
     const response = await send(sdk, signed, p.timeoutMs);
-    return { status: response.statusCode, text: Buffer.from(await sdk.streamCollector(response.body)).toString() };
+    return { status: response.statusCode, text: await readText(sdk, response) };
   } catch (err) {
     // The handler's abort is "Request aborted", its reason (the timeout) the cause.
     const e = err as Error & { cause?: Error };
@@ -95,4 +95,9 @@ export async function signedPost(p: SignedPost): Promise<{ status: number; text:
  */
 export async function send(sdk: AwsSdk, request: unknown, timeoutMs: number): Promise<Answer> {
   return (await (sdk.requestHandler as Handler).handle(request, { abortSignal: AbortSignal.timeout(timeoutMs) })).response;
+}
+
+/** An answer's whole body as text: read to its end, which also frees its connection. */
+export async function readText(sdk: AwsSdk, answer: Answer): Promise<string> {
+  return Buffer.from(await sdk.streamCollector(answer.body)).toString();
 }

@@ -1,14 +1,14 @@
 // A small S3 object client: presigned PUTs and signed GET / PUT / DELETE of objects, sent with
-// the DynamoDB client's request handler (lib/aws/signed.ts). The signer, the credential chain and the hash are the ones the DynamoDB
-// client already bundles (as lib/aws/signed.ts does for SSM and Lambda), so no function bundle
-// carries the S3 SDK client: a handler that re-tags or presigns stays within the bundle
-// budget (tests/deploy/bundle-size.test.ts). Path-style URLs on an S3-compatible endpoint
-// (npm start, tests), virtual-hosted style in AWS.
+// the DynamoDB client's request handler (lib/aws/signed.ts). The signer, the credential chain
+// and the hash are the ones the DynamoDB client already bundles (as lib/aws/signed.ts does for
+// SSM and Lambda), so no function bundle carries the S3 SDK client: a handler that re-tags or
+// presigns stays within the bundle budget (tests/deploy/bundle-size.test.ts). Path-style URLs on
+// an S3-compatible endpoint (npm start, tests), virtual-hosted style in AWS.
 import { createHash } from 'node:crypto';
 import { SignatureV4 } from '@smithy/signature-v4';
 import { dynamo } from '../db/client';
 import { config, LOCAL_S3_CREDENTIALS } from '../config';
-import { send as sendSigned, type Answer } from '../aws/signed';
+import { readText, send as sendSigned, type Answer } from '../aws/signed';
 import type { Readable } from 'node:stream';
 
 const { bucket, endpoint } = config.media;
@@ -53,7 +53,7 @@ export class S3Error extends Error {
 export const S3_TIMEOUT = { ms: 30_000 };
 
 /** Drains an answer's body (a read is done only when its body is). */
-const drain = async (res: Answer) => Buffer.from(await dynamo.config.streamCollector(res.body)).toString();
+const drain = (res: Answer) => readText(dynamo.config, res);
 
 async function send(method: string, key: string, opts: { query?: Record<string, string>; headers?: Record<string, string>; body?: Buffer | string } = {}): Promise<Answer> {
   const payload = opts.body ?? '';

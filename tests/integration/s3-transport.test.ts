@@ -35,7 +35,9 @@ function s3(): typeof import('../../lib/media/s3') {
     jest.isolateModules(() => { mod = require('../../lib/media/s3'); });
     return mod!;
   } finally {
-    process.env.S3_ENDPOINT = saved;
+    // Assigning undefined would store the string "undefined".
+    if (saved === undefined) delete process.env.S3_ENDPOINT;
+    else process.env.S3_ENDPOINT = saved;
   }
 }
 
