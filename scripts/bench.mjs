@@ -7,6 +7,7 @@
 //
 // Options: --out <file>  --markdown <file>  --scales 1x,10x (none: only the hot post and the feed's rows)  --iterations 30  --warmup 200  --init-runs 5
 //          --only <text> (endpoints whose route contains it)  --no-init (skip cold starts)
+//          --init-only <names> (cold starts of these functions only, comma-separated, beside the baseline)
 //          --no-feed (skip the home feed's and the notifications' own rows: page cost by following
 //          count, fan-out, create to visible; a notifications page at 10 and 100,000 stored)
 //          --no-hot (skip the hot post: 500 users like one post, 50 at a time)
@@ -54,6 +55,7 @@ const opts = options(process.argv.slice(2));
 const TABLE = 'aperture-bench';
 const work = join(root, '.bench');
 const runTag = randomBytes(3).toString('hex');
+const initOnly = opts['init-only'] ? String(opts['init-only']).split(',') : undefined;
 const selected = scenarios.filter((s) => !opts.only || scenarioKey(s).includes(opts.only));
 
 rmSync(work, { recursive: true, force: true });
@@ -168,7 +170,7 @@ try {
     // 1.1-1.2x in the next).
     const targets = [
       { outfile: baseline.outfile, exportName: 'handler', events: Array.from({ length: opts.initRuns }, () => apiEvent('GET /baseline')) },
-      ...[...built.values()].map((b) => ({ b, outfile: b.outfile, exportName: b.exportName, events: initEvents.get(b.name) ?? Array.from({ length: opts.initRuns }, () => apiEvent(b.route, {})) })),
+      ...[...built.values()].filter((b) => !initOnly || initOnly.includes(b.name)).map((b) => ({ b, outfile: b.outfile, exportName: b.exportName, events: initEvents.get(b.name) ?? Array.from({ length: opts.initRuns }, () => apiEvent(b.route, {})) })),
     ];
     const runs = targets.map(() => []);
     const settled = { writes: 0, recent: 0, likers: 0, unfollowed: 0 };

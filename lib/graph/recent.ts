@@ -1,7 +1,7 @@
 // The newest follower and following ids of each user, kept on the user item by the stream
 // (docs/ARCHITECTURE.md, "Recent ids on the user item"). Every change of a user's follow
 // edges moves the item's edgesV in its own transaction; this reaction sees the edge come or
-// go, reads the two edge indexes (EMBED_LIMIT.list ids each) and writes them with
+// go, reads the two edge indexes (RECENT_IDS ids each) and writes them with
 // recentV = the edgesV they reflect. Readers use the arrays only while recentV = edgesV
 // (lib/users/model.ts recentEdges), so a list never shows ids older than its counters:
 // while the stream is behind, they read the edges as before.
@@ -12,7 +12,8 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { db, TABLE } from '../db/client';
 import * as keys from '../keys';
-import { EMBED_LIMIT, edgeIds } from '../users/repo';
+import { edgeIds } from '../users/repo';
+import { RECENT_IDS } from '../users/model';
 import { typeOf, type Change, type Reaction } from '../events/changes';
 
 const versionOf = (item: Record<string, unknown> | undefined) => Number(item?.edgesV ?? 0);
@@ -38,14 +39,14 @@ export async function refreshRecent(userId: string): Promise<boolean> {
   const version = versionOf(user);
   if (user.recentV !== undefined && Number(user.recentV) >= version) return false;
   const [followers, following] = await Promise.all([
-    edgeIds('GSI2', keys.followersOf(userId), EMBED_LIMIT.list),
-    edgeIds('GSI1', keys.followingOf(userId), EMBED_LIMIT.list),
+    edgeIds('GSI2', keys.followersOf(userId), RECENT_IDS.followers),
+    edgeIds('GSI1', keys.followingOf(userId), RECENT_IDS.following),
   ]);
   // With fewer edges than the arrays hold, the index must show exactly the counted ones. When
   // it does not, either the index lags (the change is retried) or the item moved on since the
   // read (that change runs this again): a second consistent read tells which.
-  const short = (ids: string[], count: unknown) => ids.length !== Math.min(Number(count ?? 0), EMBED_LIMIT.list);
-  if (short(followers, user.followersCount) || short(following, user.followingCount)) {
+  const short = (ids: string[], count: unknown, limit: number) => ids.length !== Math.min(Number(count ?? 0), limit);
+  if (short(followers, user.followersCount, RECENT_IDS.followers) || short(following, user.followingCount, RECENT_IDS.following)) {
     const now = await db.send(new GetCommand({ TableName: TABLE, Key: keys.user(userId), ProjectionExpression: 'edgesV', ConsistentRead: true }));
     if (!now.Item || versionOf(now.Item) > version) return false;
     throw new IndexBehind(`The follow indexes of ${userId} do not show its counts yet (edgesV ${version})`);

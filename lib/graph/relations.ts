@@ -74,7 +74,7 @@ export const FOLLOW_EDGE_BYTES = 500;
 
 /**
  * How a page learns which of its `others` users the caller follows, at the fewest read units:
- * - `recent`: the caller's recent ids are its whole following (at most EMBED_LIMIT.list, and
+ * - `recent`: the caller's recent ids are its whole following (at most RECENT_IDS.following, and
  *   current): nothing to read;
  * - `query`: one Query of the caller's following index costs fewer read units than a key per
  *   user (a follow edge is ~FOLLOW_EDGE_BYTES; 4 KB for 0.5 RCU, against 0.5 per key): a caller

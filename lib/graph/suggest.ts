@@ -2,15 +2,17 @@
 // once per SUGGEST_BOUNDS.cacheSeconds per caller and kept in one item with a TTL
 // (docs/ARCHITECTURE.md, "Suggested users").
 //
-// Computing (at most 4 sequential round trips):
-//   1. the caller's newest followings and newest followers (the samples), the most-followed
-//      accounts, and the cache item;
-//   2. one BatchGet of the sampled users' items: each carries its newest followings
-//      (lib/graph/recent.ts), the second hop; a sampled user whose ids are behind its edges
-//      has them read from the index instead (one more round trip, rare);
-//   3. one BatchGet of the candidates' items and the caller's follow edges to them;
-//   4. the cache item's Put, beside the BatchGet of the users the answer names that are not
-//      read yet (their followerBy and mutualFollowers beyond the samples).
+// Computing, after authentication's reads and the cache item (at most 3 sequential round trips):
+//   1. one BatchGet of the sampled users' items, beside the most-followed accounts. The
+//      samples are the caller's newest followings and newest followers, which its own item
+//      carries (RECENT_IDS, lib/graph/recent.ts); only while the stream is behind the caller's
+//      follows are they read from its indexes first (one more round trip, rare). Each sampled
+//      item carries its own newest followings, the second hop; a sampled user whose ids are
+//      behind has them read from the index (one more round trip, rare);
+//   2. one BatchGet of the candidates' items, with the caller's follow edges to them when its
+//      item does not show its whole following (lib/graph/relations.ts followPlan);
+//   3. the cache item's Put, beside the BatchGet of the users the answer names that are not
+//      read yet (none: the samples and the candidates are read already).
 // followerBy = sampled followings of the caller that follow the candidate; mutualFollowers =
 // sampled followers of the caller that follow the candidate, as their newest followings
 // show. Both are exact within the samples, which is what keeps the work per call bounded.
@@ -30,13 +32,14 @@ import { recentEdges, type BaseUser, type UserItem } from '../users/model';
 import type { Caller } from '../auth/caller';
 import { presentIds } from './present';
 import { mostFollowed } from './popular';
+import { followPlan, followReads } from './relations';
 
 export const SUGGEST_BOUNDS = {
-  /** The caller's newest followings whose followings are read (the second hop). */
+  /** The caller's newest followings whose followings are read (the second hop); its item keeps as many (RECENT_IDS.following). */
   followingSample: 20,
   /** Followings read per sampled user whose recent ids are behind (as many as the item keeps). */
   secondHop: 10,
-  /** The caller's newest followers checked against each candidate (mutualFollowers). */
+  /** The caller's newest followers checked against each candidate (mutualFollowers); its item keeps as many (RECENT_IDS.followers). */
   followerSample: 10,
   /** Graph candidates kept, most followerBy first. */
   graphPool: 40,
@@ -110,10 +113,16 @@ export async function suggest(caller: Caller, limit: number): Promise<Suggestion
 /** Ranks candidates from the samples and stores the ranking; the items it read are handed on, so that presenting reads nothing again. */
 async function compute(callerId: string, me: UserItem, hidden: Set<string>, depth: number): Promise<{ ranked: Ranked[]; known: Map<string, UserItem>; stored: Promise<unknown> }> {
   const B = SUGGEST_BOUNDS;
-  const [myFollowing, myFollowers, popular] = await Promise.all([
-    edgeIds('GSI1', keys.followingOf(callerId), B.followingSample),
-    edgeIds('GSI2', keys.followersOf(callerId), B.followerSample),
-    mostFollowed(depth),
+  const popularAhead = mostFollowed(depth);
+  popularAhead.catch(() => undefined);
+  // The samples from the caller's item while it reflects every follow change of the caller and
+  // holds the whole sample (an item written before it kept RECENT_IDS.following may hold fewer).
+  const recent = recentEdges(me);
+  const whole = (ids: string[] | undefined, count: number | undefined, n: number) =>
+    (ids && ids.length >= Math.min(Number(count ?? 0), n) ? ids.slice(0, n) : undefined);
+  const [myFollowing, myFollowers] = await Promise.all([
+    whole(recent?.following, me.followingCount, B.followingSample) ?? edgeIds('GSI1', keys.followingOf(callerId), B.followingSample),
+    whole(recent?.followers, me.followersCount, B.followerSample) ?? edgeIds('GSI2', keys.followersOf(callerId), B.followerSample),
   ]);
 
   // The second hop, and the followers' followings, from the sampled users' own items.
@@ -128,8 +137,9 @@ async function compute(callerId: string, me: UserItem, hidden: Set<string>, dept
   await Promise.all(sampled.map(async (id) => {
     const item = known.get(id);
     const recent = item ? recentEdges(item) : undefined;
-    followingOf.set(id, recent ? recent.following : await edgeIds('GSI1', keys.followingOf(id), B.secondHop));
+    followingOf.set(id, recent ? recent.following.slice(0, B.secondHop) : await edgeIds('GSI1', keys.followingOf(id), B.secondHop));
   }));
+  const popular = await popularAhead;
 
   const followerBy = new Map<string, string[]>();
   for (const f of myFollowing) {
@@ -142,21 +152,29 @@ async function compute(callerId: string, me: UserItem, hidden: Set<string>, dept
     .slice(0, B.graphPool);
   const pool = [...new Set([...graph, ...popular.map((p) => p.id)])].filter((id) => id !== callerId && !hidden.has(id));
 
-  // The candidates' items (eventually consistent: a profile) and the caller's follows of them
-  // (strongly consistent: a follow of a moment ago must exclude its target).
-  const [items, follows] = await Promise.all([
-    batchGet<UserItem>(pool.filter((id) => !known.has(id)).map((id) => keys.user(id)), { consistent: false }),
-    batchGet(pool.map((id) => keys.follow(callerId, id)), { projection: 'createdAt' }),
+  // The candidates' items (eventually consistent: a profile) and whether the caller follows
+  // them: from its item when that shows its whole following, else one Query of its following
+  // or the follow keys, the cheaper (lib/graph/relations.ts). A follow of a moment ago must
+  // exclude its target: the keys are read strongly consistent while the stream is behind the
+  // caller's follows, and with the items otherwise.
+  const plan = followPlan(me, pool.length);
+  const follow = followReads(callerId, plan, pool);
+  const strong = plan.how === 'keys' && plan.consistent;
+  const itemKeys = pool.filter((id) => !known.has(id)).map((id) => keys.user(id));
+  const [items, edges] = await Promise.all([
+    batchGet<UserItem>(strong ? itemKeys : [...itemKeys, ...follow.keys], { consistent: false }),
+    strong ? batchGet(follow.keys, { projection: 'createdAt' }) : undefined,
   ]);
   for (const id of pool) {
     const item = items.get(itemKey(keys.user(id)));
     if (item) known.set(id, item);
   }
+  const follows = await follow.follows(edges ?? items);
   const by = (c: string) => followerBy.get(c) ?? [];
   const mutualOf = (c: string) => myFollowers.filter((s) => s !== c && (followingOf.get(s) ?? []).includes(c));
   const count = (c: string) => Number(known.get(c)?.followersCount ?? 0);
   const ranked = pool
-    .filter((c) => shown(known.get(c)) && !follows.has(itemKey(keys.follow(callerId, c))))
+    .filter((c) => shown(known.get(c)) && !follows(c))
     .map((c) => ({ id: c, by: by(c), mutual: mutualOf(c) }))
     .sort((a, b) => b.by.length - a.by.length
       || b.mutual.length - a.mutual.length

@@ -43,8 +43,8 @@ export interface UserItem {
   /**
    * Moves (+1) in the same transaction as every change of the user's follow edges, either
    * direction; absent = 0. The stream keeps `recentFollowers` / `recentFollowing` (the
-   * newest EMBED_LIMIT.list ids of each, newest first) and records in `recentV` the edgesV
-   * they reflect (lib/graph/recent.ts). The arrays are used only while the two are equal.
+   * newest RECENT_IDS ids of each, newest first) and records in `recentV` the edgesV they
+   * reflect (lib/graph/recent.ts). The arrays are used only while the two are equal.
    */
   edgesV?: number;
   recentV?: number;
@@ -110,6 +110,15 @@ export function toBaseUser(item: UserItem, edges: UserEdges, own: boolean): Base
  * before these attributes existed has no recentV and is read the old way until its next
  * change brings them.
  */
+/**
+ * How many of a user's newest ids its item keeps, per direction: the followers a user object
+ * embeds (EMBED_LIMIT.list), and twice as many followings: the sample suggestions rank from
+ * (lib/graph/suggest.ts), read from the caller's own item instead of its index; lists of
+ * users then also know a caller's whole following up to 20 (lib/graph/relations.ts).
+ * Readers slice what they embed.
+ */
+export const RECENT_IDS = { followers: 10, following: 20 } as const;
+
 export function recentEdges(item: UserItem): UserEdges | undefined {
   if (item.recentV === undefined || item.recentV !== (item.edgesV ?? 0)) return undefined;
   return { followers: item.recentFollowers ?? [], following: item.recentFollowing ?? [] };

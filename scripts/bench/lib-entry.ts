@@ -8,6 +8,7 @@ export * as keys from '../../lib/keys';
 export { shardOf, FEED_SHARDS, POPULAR_SHARDS } from '../../lib/keys';
 export { searchTerms } from '../../lib/users/search-terms';
 export { newUserItem, claimItem, searchItem } from '../../lib/users/write';
+export { RECENT_IDS } from '../../lib/users/model';
 export { followEdge, blockEdge, blockMirror } from '../../lib/graph/edges';
 export { postItem } from '../../lib/posts/write';
 export { homeEntry, unfollowJob } from '../../lib/feed/fanout';

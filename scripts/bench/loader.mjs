@@ -18,12 +18,12 @@ export function* itemsOf(ds, lib, passwordHash) {
     // The item registration writes, with the counters of the data set's graph.
     // Its newest follower and following ids as the stream keeps them (lib/graph/recent.ts): the
     // graph is written here without the stream, so they are computed from the same model.
-    const newest = (pairs) => pairs.sort((x, y) => (x.at < y.at ? 1 : x.at > y.at ? -1 : x.id < y.id ? 1 : -1)).slice(0, 10).map((p) => p.id);
+    const newest = (pairs, n) => pairs.sort((x, y) => (x.at < y.at ? 1 : x.at > y.at ? -1 : x.id < y.id ? 1 : -1)).slice(0, n).map((p) => p.id);
     yield {
       ...lib.newUserItem(u.id, { name: u.name, username: u.username, email: u.email, passwordHash }, u.createdAt),
       postsCount: ds.scale.postsPerUser, followersCount: ds.followersOf(u.i).length, followingCount: ds.followingOf(u.i).length, blockedCount: 1,
-      recentFollowers: newest(ds.followersOf(u.i).map((f) => ({ id: userId(f), at: ds.edgeTime(f, u.i) }))),
-      recentFollowing: newest(ds.followingOf(u.i).map((b) => ({ id: userId(b), at: ds.edgeTime(u.i, b) }))),
+      recentFollowers: newest(ds.followersOf(u.i).map((f) => ({ id: userId(f), at: ds.edgeTime(f, u.i) })), lib.RECENT_IDS.followers),
+      recentFollowing: newest(ds.followingOf(u.i).map((b) => ({ id: userId(b), at: ds.edgeTime(u.i, b) })), lib.RECENT_IDS.following),
       recentV: 0,
     };
     // The session its tokens belong to (every authenticated request checks it), as a login writes it.

@@ -13,11 +13,14 @@ const keys = require('../../lib/keys') as typeof import('../../lib/keys');
 const { call } = require('../support/invoke') as typeof import('../support/invoke');
 const { handler: suggestedH } = require('../../functions/users/suggested') as typeof import('../../functions/users/suggested');
 const { refreshRecent } = require('../../lib/graph/recent') as typeof import('../../lib/graph/recent');
+const { depths } = require('../../scripts/bench/measure.mjs') as { depths: (r: Rec[]) => Map<Rec, number> };
+const { db, TABLE } = require('../../lib/db/client') as typeof import('../../lib/db/client');
+const { DeleteCommand, UpdateCommand } = require('@aws-sdk/lib-dynamodb') as typeof import('@aws-sdk/lib-dynamodb');
 /* eslint-enable @typescript-eslint/no-require-imports */
 import type { TestStream } from '../support/stream';
 
 const SINK = Symbol.for('aperture.dbMetrics');
-type Rec = { command: string; input: { IndexName?: string; ExpressionAttributeValues?: Record<string, { S?: string }> } };
+type Rec = { command: string; input: { IndexName?: string; ExpressionAttributeValues?: Record<string, { S?: string }>; RequestItems?: Record<string, { Keys: { SK: { S?: string } }[]; ConsistentRead?: boolean }> }; start: number; end: number };
 /** The DynamoDB requests `run` sends. */
 async function requestsOf(run: () => Promise<unknown>): Promise<Rec[]> {
   (globalThis as Record<symbol, unknown>)[SINK] = [];
@@ -71,6 +74,16 @@ describe('recent follower and following ids on the user item', () => {
     expect((await item(star.id)).recentFollowers).toEqual(fans.slice(0, 10).reverse().map((f) => f.id));
   });
 
+  it('keeps the newest 20 followings (the suggestions\' sample) and the newest 10 followers', async () => {
+    const [fan, ...stars] = await users(22);
+    for (const s of stars) expect((await follow(fan, s)).status).toBe(200);
+    for (const s of stars.slice(0, 12)) expect((await follow(s, fan)).status).toBe(200);
+    await eventually(() => current(fan.id), Boolean);
+    const it = await item(fan.id);
+    expect(it.recentFollowing).toEqual(stars.slice(-20).reverse().map((s) => s.id));
+    expect(it.recentFollowers).toEqual(stars.slice(2, 12).reverse().map((s) => s.id));
+  });
+
   it('a block that removes follows moves the arrays of both users', async () => {
     const [a, b] = await users(2);
     await follow(a, b);
@@ -112,18 +125,18 @@ describe('lists and suggestions presented from the arrays', () => {
   });
 
   it('isFollowing from one Query of the caller\'s following index when that reads less than a key per listed user', async () => {
-    const [owner, viewer, ...rest] = await users(17);
+    const [owner, viewer, ...rest] = await users(27);
     const fans = rest.slice(0, 8);
     const others = rest.slice(8);
-    // The viewer follows 11 accounts: fans[0] first (so not among its 10 newest ids), then
-    // 7 others, then fans 5, 1 and 2.
+    // The viewer follows 21 accounts: fans[0] first (so not among its 20 newest ids), then
+    // 17 others, then fans 5, 1 and 2.
     await follow(viewer, fans[0]!);
     for (const o of others) await follow(viewer, o);
     for (const f of [fans[5]!, fans[1]!, fans[2]!]) await follow(viewer, f);
     for (const f of fans) await follow(f, owner);
     for (const u of [owner, viewer, ...rest]) await eventually(() => current(u.id), Boolean);
     const me = await item(viewer.id);
-    expect(me.followingCount).toBe(11);
+    expect(me.followingCount).toBe(21);
     expect(me.recentFollowing).not.toContain(fans[0]!.id);
     let res: Awaited<ReturnType<typeof followers>> | undefined;
     const recs = await requestsOf(async () => { res = await followers(viewer, owner); });
@@ -192,5 +205,79 @@ describe('lists and suggestions presented from the arrays', () => {
     const after = await ask();
     expect(after.body.users.map((u: U) => u._id)).not.toContain(x.id);
     expect(after.body.users.map((u: U) => u._id)).toContain(y.id);
+  });
+  const ask = (u: { token: string }) => call(suggestedH, 'GET /users/suggested', { token: u.token, query: { limit: '10' } });
+  const ids = (list: U[]) => list.map((u) => u._id);
+  const followKeyReads = (recs: Rec[]) => recs.filter((r) => r.command === 'BatchGetItemCommand'
+    && Object.values(r.input.RequestItems ?? {}).some((t) => t.Keys.some((k) => k.SK.S?.startsWith('FOLLOWS#'))));
+  const roundTrips = (recs: Rec[]) => Math.max(0, ...depths(recs).values());
+
+  it('a ranking reads the caller\'s samples and whole following from its own item: 4 round trips, authentication\'s included', async () => {
+    const [me, f1, f2, x, y, fan] = await users(6);
+    await follow(me, f1);
+    await follow(me, f2);
+    await follow(f1, x);
+    await follow(f2, x);
+    await follow(f1, y);
+    await follow(fan, me);
+    await follow(fan, y);
+    for (const u of [me, f1, f2, x, y, fan]) await eventually(() => current(u.id), Boolean);
+    let res: Awaited<ReturnType<typeof ask>> | undefined;
+    const recs = await requestsOf(async () => { res = await ask(me); });
+    expect(res!.status).toBe(200);
+    const [first, second] = res!.body.users as (U & { followerBy: U[]; mutualFollowers: U[] })[];
+    expect([first!._id, ids(first!.followerBy), ids(first!.mutualFollowers)]).toEqual([x.id, [f2.id, f1.id], []]);
+    expect([second!._id, ids(second!.followerBy), ids(second!.mutualFollowers)]).toEqual([y.id, [f1.id], [fan.id]]);
+    expect(edgeQueries(recs, [me.id])).toEqual([]);
+    expect(followKeyReads(recs)).toEqual([]);
+    // Authentication's reads and the cache item; the samples' items beside the most-followed
+    // accounts; the candidates' items; the ranking's Put.
+    expect(roundTrips(recs)).toBe(4);
+  });
+
+  it('an item holding fewer followings than its count and the sample (written when it kept 10) ranks from the index, to the same answer', async () => {
+    const [me, x, ...followed] = await users(14);
+    // The oldest of the 12 follows is the only one that leads to x: not among the 10 newest.
+    for (const f of followed) await follow(me, f);
+    await follow(followed[0]!, x);
+    for (const u of [me, x, ...followed]) await eventually(() => current(u.id), Boolean);
+    const full = await ask(me);
+    expect(ids(full.body.users)[0]).toBe(x.id);
+
+    await db.send(new UpdateCommand({
+      TableName: TABLE, Key: keys.user(me.id), UpdateExpression: 'SET recentFollowing = :ten',
+      ExpressionAttributeValues: { ':ten': (await item(me.id)).recentFollowing!.slice(0, 10) },
+    }));
+    await db.send(new DeleteCommand({ TableName: TABLE, Key: keys.suggestions(me.id) }));
+    let res: Awaited<ReturnType<typeof ask>> | undefined;
+    const recs = await requestsOf(async () => { res = await ask(me); });
+    expect(res!.body).toEqual(full.body);
+    // The sample's Query of the caller's following index (and, the item not showing its whole
+    // following, the follow plan's, lib/graph/relations.ts).
+    const sampleQueries = recs.filter((r) => r.command === 'QueryCommand' && (r.input as { Limit?: number }).Limit === 20
+      && Object.values(r.input.ExpressionAttributeValues ?? {}).some((v) => v.S === keys.followingOf(me.id)));
+    expect(sampleQueries).toHaveLength(1);
+  });
+
+  it('while the stream is behind the caller\'s follows, its follow keys are read strongly consistent: a follow of a moment ago is never suggested', async () => {
+    const [me, f1, x, y] = await users(4);
+    await follow(me, f1);
+    await follow(f1, x);
+    await follow(f1, y);
+    for (const u of [me, f1, x, y]) await eventually(() => current(u.id), Boolean);
+    stream.poller.stop();
+    try {
+      expect((await follow(me, x)).status).toBe(200);
+      expect(await current(me.id)).toBe(false);
+      let res: Awaited<ReturnType<typeof ask>> | undefined;
+      const recs = await requestsOf(async () => { res = await ask(me); });
+      expect(ids(res!.body.users)).not.toContain(x.id);
+      expect(ids(res!.body.users)).toContain(y.id);
+      const reads = followKeyReads(recs);
+      expect(reads).toHaveLength(1);
+      expect(Object.values(reads[0]!.input.RequestItems!)[0]!.ConsistentRead).toBe(true);
+    } finally {
+      stream = startTestStream({ startingPosition: 'LATEST' });
+    }
   });
 });
