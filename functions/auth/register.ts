@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { http } from '../../lib/http';
 import { hashPassword } from '../../lib/auth/password';
 import { issue, newSession, sessionPut, userAgentOf } from '../../lib/auth/sessions';
-import { registerUser } from '../../lib/users/write';
+import { refuseClaimed, registerUser } from '../../lib/users/write';
 import { toBaseUser } from '../../lib/users/model';
 import * as f from '../../lib/users/fields';
 
@@ -15,9 +15,14 @@ export const registerBody = z.strictObject({
 
 export const handler = http({ auth: false, body: registerBody }, async ({ body, trace, headers, event }) => {
   const { password, ...profile } = body;
+  // The hash runs on a thread of its own while the claims are read: a taken username or e-mail
+  // is a 409 without waiting for it, and a cold start's first connection opens meanwhile.
+  const hashing = hashPassword(password);
+  hashing.catch(() => undefined);
+  await refuseClaimed(profile.username, profile.email);
   let session: ReturnType<typeof newSession> | undefined;
   // The first session is put in the registration's own transaction.
-  const user = await registerUser({ ...profile, passwordHash: await hashPassword(password) }, trace, { body }, (u) => {
+  const user = await registerUser({ ...profile, passwordHash: await hashing }, trace, { body }, (u) => {
     session = newSession(u, userAgentOf(headers['user-agent'] ?? event.requestContext?.http?.userAgent));
     return [sessionPut(session.item)];
   });

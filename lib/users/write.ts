@@ -3,6 +3,7 @@
 // record, so uniqueness is atomic and nothing is ever half-written.
 import { TABLE } from '../db/client';
 import { transact, type TxItem } from '../db/transact';
+import { batchGet, itemKey } from '../db/batch';
 import * as keys from '../keys';
 import { newId } from '../ids';
 import { Conflict } from '../errors';
@@ -82,6 +83,19 @@ export function newUserItem(id: string, input: NewUser, now: string): UserItem {
     blockedCount: 0,
     GSI3PK: keys.popular(id).GSI3PK,
   };
+}
+
+/**
+ * The Conflict registration's transaction would throw for a username or e-mail claimed
+ * already (the username's first, as the transaction names it), from one BatchGet of the two
+ * claims. Registration reads them while the password hashes (functions/auth/register.ts): an
+ * early answer only, as the transaction's conditions still decide a claim of the moment
+ * between. Strongly consistent: a deleted account's names are free again at once.
+ */
+export async function refuseClaimed(username: string, email: string): Promise<void> {
+  const found = await batchGet([keys.username(username), keys.email(email)], { projection: 'userId' });
+  if (found.has(itemKey(keys.username(username)))) throw usernameTaken();
+  if (found.has(itemKey(keys.email(email)))) throw emailTaken();
 }
 
 /** `also`: more items of the same transaction, given the new user (its first session). */
