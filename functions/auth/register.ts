@@ -15,14 +15,16 @@ export const registerBody = z.strictObject({
 
 export const handler = http({ auth: false, body: registerBody }, async ({ body, trace, headers, event }) => {
   const { password, ...profile } = body;
-  // The hash runs on a thread of its own while the claims are read: a taken username or e-mail
-  // is a 409 without waiting for it, and a cold start's first connection opens meanwhile.
-  const hashing = hashPassword(password);
-  hashing.catch(() => undefined);
-  await refuseClaimed(profile.username, profile.email);
+  // The hash runs on a thread of its own while the claims are read, so a cold start's first
+  // connection opens meanwhile. A taken username or e-mail is a 409 without the transaction,
+  // after the hash all the same: work left in the thread pool would run on into the next
+  // invocation (Lambda freezes the process once the answer is sent).
+  const [claims, hashed] = await Promise.allSettled([refuseClaimed(profile.username, profile.email), hashPassword(password)]);
+  if (claims.status === 'rejected') throw claims.reason;
+  if (hashed.status === 'rejected') throw hashed.reason;
   let session: ReturnType<typeof newSession> | undefined;
   // The first session is put in the registration's own transaction.
-  const user = await registerUser({ ...profile, passwordHash: await hashing }, trace, { body }, (u) => {
+  const user = await registerUser({ ...profile, passwordHash: hashed.value }, trace, { body }, (u) => {
     session = newSession(u, userAgentOf(headers['user-agent'] ?? event.requestContext?.http?.userAgent));
     return [sessionPut(session.item)];
   });

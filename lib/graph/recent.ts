@@ -38,15 +38,17 @@ export async function refreshRecent(userId: string): Promise<boolean> {
   if (!user || user.deletedAt !== undefined) return false;
   const version = versionOf(user);
   if (user.recentV !== undefined && Number(user.recentV) >= version) return false;
-  const [followers, following] = await Promise.all([
-    edgeIds('GSI2', keys.followersOf(userId), RECENT_IDS.followers),
-    edgeIds('GSI1', keys.followingOf(userId), RECENT_IDS.following),
+  // One id more than the arrays keep: with as many edges as they hold or fewer (exactly when
+  // readers take an array for the whole list: lib/graph/relations.ts followPlan), the index
+  // must show exactly the counted ones, and an edge it still shows after its removal is seen.
+  const [followersRead, followingRead] = await Promise.all([
+    edgeIds('GSI2', keys.followersOf(userId), RECENT_IDS.followers + 1),
+    edgeIds('GSI1', keys.followingOf(userId), RECENT_IDS.following + 1),
   ]);
-  // With fewer edges than the arrays hold, the index must show exactly the counted ones. When
-  // it does not, either the index lags (the change is retried) or the item moved on since the
-  // read (that change runs this again): a second consistent read tells which.
-  const short = (ids: string[], count: unknown, limit: number) => ids.length !== Math.min(Number(count ?? 0), limit);
-  if (short(followers, user.followersCount, RECENT_IDS.followers) || short(following, user.followingCount, RECENT_IDS.following)) {
+  // When it does not, either the index lags (the change is retried) or the item moved on since
+  // the read (that change runs this again): a second consistent read tells which.
+  const short = (ids: string[], count: unknown, limit: number) => ids.length !== Math.min(Number(count ?? 0), limit + 1);
+  if (short(followersRead, user.followersCount, RECENT_IDS.followers) || short(followingRead, user.followingCount, RECENT_IDS.following)) {
     const now = await db.send(new GetCommand({ TableName: TABLE, Key: keys.user(userId), ProjectionExpression: 'edgesV', ConsistentRead: true }));
     if (!now.Item || versionOf(now.Item) > version) return false;
     throw new IndexBehind(`The follow indexes of ${userId} do not show its counts yet (edgesV ${version})`);
@@ -58,7 +60,7 @@ export async function refreshRecent(userId: string): Promise<boolean> {
       UpdateExpression: 'SET recentFollowers = :f, recentFollowing = :g, recentV = :v',
       // Never on a deleted account, and never backwards.
       ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(deletedAt) AND (attribute_not_exists(recentV) OR recentV < :v)',
-      ExpressionAttributeValues: { ':f': followers, ':g': following, ':v': version },
+      ExpressionAttributeValues: { ':f': followersRead.slice(0, RECENT_IDS.followers), ':g': followingRead.slice(0, RECENT_IDS.following), ':v': version },
     }));
     return true;
   } catch (err) {

@@ -104,13 +104,6 @@ export function toBaseUser(item: UserItem, edges: UserEdges, own: boolean): Base
 }
 
 /**
- * The user's newest follower and following ids as the stream keeps them on the item, when
- * they reflect every follow change the item has seen (recentV = edgesV); otherwise
- * undefined, and the caller reads the edges (lib/users/repo.ts loadEdges). An item written
- * before these attributes existed has no recentV and is read the old way until its next
- * change brings them.
- */
-/**
  * How many of a user's newest ids its item keeps, per direction: the followers a user object
  * embeds (EMBED_LIMIT.list), and twice as many followings: the sample suggestions rank from
  * (lib/graph/suggest.ts), read from the caller's own item instead of its index; lists of
@@ -118,6 +111,14 @@ export function toBaseUser(item: UserItem, edges: UserEdges, own: boolean): Base
  * Readers slice what they embed.
  */
 export const RECENT_IDS = { followers: 10, following: 20 } as const;
+
+/**
+ * The user's newest follower and following ids as the stream keeps them on the item, when
+ * they reflect every follow change the item has seen (recentV = edgesV); otherwise
+ * undefined, and the caller reads the edges (lib/users/repo.ts loadEdges). An item written
+ * before these attributes existed has no recentV and is read the old way until its next
+ * change brings them.
+ */
 
 export function recentEdges(item: UserItem): UserEdges | undefined {
   if (item.recentV === undefined || item.recentV !== (item.edgesV ?? 0)) return undefined;

@@ -50,14 +50,14 @@ describe('recent follower and following ids on the user item', () => {
     expect((await follow(a, b)).status).toBe(200);
     expect((await follow(c, b)).status).toBe(200);
     expect((await follow(a, c)).status).toBe(200);
-    for (const u of [a, b, c]) await eventually(() => current(u.id), Boolean);
+    for (const u of [a, b, c]) expect(await eventually(() => current(u.id), Boolean)).toBe(true);
     expect(await item(b.id)).toMatchObject({ edgesV: 2, recentV: 2, recentFollowers: [c.id, a.id], recentFollowing: [] });
     expect(await item(a.id)).toMatchObject({ recentFollowers: [], recentFollowing: [c.id, b.id] });
     expect(await item(c.id)).toMatchObject({ recentFollowers: [a.id], recentFollowing: [b.id] });
 
     expect((await unfollow(a, b)).status).toBe(200);
-    await eventually(() => current(b.id), Boolean);
-    await eventually(() => current(a.id), Boolean);
+    expect(await eventually(() => current(b.id), Boolean)).toBe(true);
+    expect(await eventually(() => current(a.id), Boolean)).toBe(true);
     expect(await item(b.id)).toMatchObject({ recentFollowers: [c.id] });
     expect(await item(a.id)).toMatchObject({ recentFollowing: [c.id] });
   });
@@ -65,12 +65,12 @@ describe('recent follower and following ids on the user item', () => {
   it('keeps at most 10 ids, and refills from the index when one of them goes', async () => {
     const [star, ...fans] = await users(12);
     for (const f of fans) expect((await follow(f, star)).status).toBe(200);
-    await eventually(() => current(star.id), Boolean);
+    expect(await eventually(() => current(star.id), Boolean)).toBe(true);
     const newest = fans.slice(-10).reverse().map((f) => f.id);
     expect((await item(star.id)).recentFollowers).toEqual(newest);
     // The newest goes: the oldest of the 11 comes back from the index.
     expect((await unfollow(fans[10]!, star)).status).toBe(200);
-    await eventually(() => current(star.id), Boolean);
+    expect(await eventually(() => current(star.id), Boolean)).toBe(true);
     expect((await item(star.id)).recentFollowers).toEqual(fans.slice(0, 10).reverse().map((f) => f.id));
   });
 
@@ -78,7 +78,7 @@ describe('recent follower and following ids on the user item', () => {
     const [fan, ...stars] = await users(22);
     for (const s of stars) expect((await follow(fan, s)).status).toBe(200);
     for (const s of stars.slice(0, 12)) expect((await follow(s, fan)).status).toBe(200);
-    await eventually(() => current(fan.id), Boolean);
+    expect(await eventually(() => current(fan.id), Boolean)).toBe(true);
     const it = await item(fan.id);
     expect(it.recentFollowing).toEqual(stars.slice(-20).reverse().map((s) => s.id));
     expect(it.recentFollowers).toEqual(stars.slice(2, 12).reverse().map((s) => s.id));
@@ -90,7 +90,7 @@ describe('recent follower and following ids on the user item', () => {
     await follow(b, a);
     await eventually(async () => (await item(a.id)).recentFollowers, (v) => Array.isArray(v) && v.length === 1);
     expect((await block(a, b)).status).toBe(200);
-    for (const u of [a, b]) await eventually(() => current(u.id), Boolean);
+    for (const u of [a, b]) expect(await eventually(() => current(u.id), Boolean)).toBe(true);
     expect(await item(a.id)).toMatchObject({ recentFollowers: [], recentFollowing: [] });
     expect(await item(b.id)).toMatchObject({ recentFollowers: [], recentFollowing: [] });
   });
@@ -98,7 +98,7 @@ describe('recent follower and following ids on the user item', () => {
   it('a replayed or late change writes nothing: the arrays only move forward', async () => {
     const [a, b] = await users(2);
     await follow(a, b);
-    await eventually(() => current(b.id), Boolean);
+    expect(await eventually(() => current(b.id), Boolean)).toBe(true);
     const before = await item(b.id);
     expect(await refreshRecent(b.id)).toBe(false);
     expect(await item(b.id)).toEqual(before);
@@ -110,7 +110,7 @@ describe('lists and suggestions presented from the arrays', () => {
     const [owner, viewer, ...fans] = await users(6);
     for (const f of fans) await follow(f, owner);
     await follow(fans[0]!, fans[1]!);
-    for (const u of [owner, ...fans]) await eventually(() => current(u.id), Boolean);
+    for (const u of [owner, ...fans]) expect(await eventually(() => current(u.id), Boolean)).toBe(true);
     let res: Awaited<ReturnType<typeof followers>> | undefined;
     const recs = await requestsOf(async () => { res = await followers(viewer, owner); });
     expect(res!.status).toBe(200);
@@ -134,7 +134,7 @@ describe('lists and suggestions presented from the arrays', () => {
     for (const o of others) await follow(viewer, o);
     for (const f of [fans[5]!, fans[1]!, fans[2]!]) await follow(viewer, f);
     for (const f of fans) await follow(f, owner);
-    for (const u of [owner, viewer, ...rest]) await eventually(() => current(u.id), Boolean);
+    for (const u of [owner, viewer, ...rest]) expect(await eventually(() => current(u.id), Boolean)).toBe(true);
     const me = await item(viewer.id);
     expect(me.followingCount).toBe(21);
     expect(me.recentFollowing).not.toContain(fans[0]!.id);
@@ -153,9 +153,9 @@ describe('lists and suggestions presented from the arrays', () => {
   it('a user whose arrays are behind (the stream has not caught up) is read from its edges: never an older answer', async () => {
     const [owner, viewer, fan, other] = await users(4);
     await follow(fan, owner);
-    await eventually(() => current(fan.id), Boolean);
+    expect(await eventually(() => current(fan.id), Boolean)).toBe(true);
     // Stop delivering: the next follow moves fan's edgesV, and its arrays stay behind.
-    stream.poller.stop();
+    await stream.poller.stop();
     try {
       await follow(other, fan);
       expect(await current(fan.id)).toBe(false);
@@ -173,7 +173,7 @@ describe('lists and suggestions presented from the arrays', () => {
     await follow(me, f1);
     await follow(f1, x);
     await follow(f1, y);
-    for (const u of [me, f1, x, y]) await eventually(() => current(u.id), Boolean);
+    for (const u of [me, f1, x, y]) expect(await eventually(() => current(u.id), Boolean)).toBe(true);
     const ask = () => call(suggestedH, 'GET /users/suggested', { token: me.token, query: { limit: '10' } });
     let first: Awaited<ReturnType<typeof ask>> | undefined;
     const computing = await requestsOf(async () => { first = await ask(); });
@@ -221,7 +221,7 @@ describe('lists and suggestions presented from the arrays', () => {
     await follow(f1, y);
     await follow(fan, me);
     await follow(fan, y);
-    for (const u of [me, f1, f2, x, y, fan]) await eventually(() => current(u.id), Boolean);
+    for (const u of [me, f1, f2, x, y, fan]) expect(await eventually(() => current(u.id), Boolean)).toBe(true);
     let res: Awaited<ReturnType<typeof ask>> | undefined;
     const recs = await requestsOf(async () => { res = await ask(me); });
     expect(res!.status).toBe(200);
@@ -240,7 +240,7 @@ describe('lists and suggestions presented from the arrays', () => {
     // The oldest of the 12 follows is the only one that leads to x: not among the 10 newest.
     for (const f of followed) await follow(me, f);
     await follow(followed[0]!, x);
-    for (const u of [me, x, ...followed]) await eventually(() => current(u.id), Boolean);
+    for (const u of [me, x, ...followed]) expect(await eventually(() => current(u.id), Boolean)).toBe(true);
     const full = await ask(me);
     expect(ids(full.body.users)[0]).toBe(x.id);
 
@@ -264,8 +264,8 @@ describe('lists and suggestions presented from the arrays', () => {
     await follow(me, f1);
     await follow(f1, x);
     await follow(f1, y);
-    for (const u of [me, f1, x, y]) await eventually(() => current(u.id), Boolean);
-    stream.poller.stop();
+    for (const u of [me, f1, x, y]) expect(await eventually(() => current(u.id), Boolean)).toBe(true);
+    await stream.poller.stop();
     try {
       expect((await follow(me, x)).status).toBe(200);
       expect(await current(me.id)).toBe(false);
