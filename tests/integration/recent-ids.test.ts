@@ -106,6 +106,16 @@ describe('recent follower and following ids on the user item', () => {
 });
 
 describe('lists and suggestions presented from the arrays', () => {
+  /** me follows f1, who follows x and y (the two suggestions), the arrays of all four settled. */
+  const twoHops = async () => {
+    const [me, f1, x, y] = await users(4);
+    await follow(me, f1);
+    await follow(f1, x);
+    await follow(f1, y);
+    for (const u of [me, f1, x, y]) expect(await eventually(() => current(u.id), Boolean)).toBe(true);
+    return { me, f1, x, y };
+  };
+
   it('a followers page reads no edge index per listed user once the arrays are current', async () => {
     const [owner, viewer, ...fans] = await users(6);
     for (const f of fans) await follow(f, owner);
@@ -169,11 +179,7 @@ describe('lists and suggestions presented from the arrays', () => {
   });
 
   it('suggestions are served from the cached ranking until the caller follows someone', async () => {
-    const [me, f1, x, y] = await users(4);
-    await follow(me, f1);
-    await follow(f1, x);
-    await follow(f1, y);
-    for (const u of [me, f1, x, y]) expect(await eventually(() => current(u.id), Boolean)).toBe(true);
+    const { me, x, y } = await twoHops();
     const ask = () => call(suggestedH, 'GET /users/suggested', { token: me.token, query: { limit: '10' } });
     let first: Awaited<ReturnType<typeof ask>> | undefined;
     const computing = await requestsOf(async () => { first = await ask(); });
@@ -260,11 +266,7 @@ describe('lists and suggestions presented from the arrays', () => {
   });
 
   it('while the stream is behind the caller\'s follows, its follow keys are read strongly consistent: a follow of a moment ago is never suggested', async () => {
-    const [me, f1, x, y] = await users(4);
-    await follow(me, f1);
-    await follow(f1, x);
-    await follow(f1, y);
-    for (const u of [me, f1, x, y]) expect(await eventually(() => current(u.id), Boolean)).toBe(true);
+    const { me, x, y } = await twoHops();
     await stream.poller.stop();
     try {
       expect((await follow(me, x)).status).toBe(200);
