@@ -119,7 +119,6 @@ export const RECENT_IDS = { followers: 10, following: 20 } as const;
  * before these attributes existed has no recentV and is read the old way until its next
  * change brings them.
  */
-
 export function recentEdges(item: UserItem): UserEdges | undefined {
   if (item.recentV === undefined || item.recentV !== (item.edgesV ?? 0)) return undefined;
   return { followers: item.recentFollowers ?? [], following: item.recentFollowing ?? [] };
