@@ -41,6 +41,8 @@ export const suggestions = (userId: string) => ({ PK: `USER#${userId}`, SK: 'SUG
 export const session = (userId: string, sessionId: string) => ({ PK: `USER#${userId}`, SK: `${SESSION_PREFIX}${sessionId}` });
 export const popular = (userId: string) => ({ GSI3PK: popularShard(shardOf(userId, POPULAR_SHARDS)) });
 export const popularShard = (shard: number) => `POPULAR#${shard}`;
+// The most-followed accounts merged from the shards, shared by every ranking (lib/graph/popular.ts).
+export const popularTop = () => ({ PK: 'POPULAR', SK: 'TOP' });
 
 // Search prefix index: one item per (term, user). kind U = username, N = a word of the name.
 export const searchPartition = (kind: 'U' | 'N', term: string) => `SEARCH#${kind}#${[...term][0] ?? ''}`;

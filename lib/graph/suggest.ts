@@ -2,8 +2,11 @@
 // once per SUGGEST_BOUNDS.cacheSeconds per caller and kept in one item with a TTL
 // (docs/ARCHITECTURE.md, "Suggested users").
 //
-// Computing, after authentication's reads and the cache item (at most 3 sequential round trips):
-//   1. one BatchGet of the sampled users' items, beside the most-followed accounts. The
+// Computing, after authentication's reads and the cache item (at most 3 sequential round trips).
+// The cache item's request also reads the shared most-followed list (lib/graph/popular.ts)
+// while this instance holds none younger than its bound:
+//   1. one BatchGet of the sampled users' items, and the most-followed accounts' shards only
+//      when no list young enough was held or read (then the list is written again in 3). The
 //      samples are the caller's newest followings and newest followers, which its own item
 //      carries (RECENT_IDS, lib/graph/recent.ts); only while the stream is behind the caller's
 //      follows are they read from its indexes first (one more round trip, rare). Each sampled
@@ -11,8 +14,9 @@
 //      behind has them read from the index (one more round trip, rare);
 //   2. one BatchGet of the candidates' items, with the caller's follow edges to them when its
 //      item does not show its whole following (lib/graph/relations.ts followPlan);
-//   3. the cache item's Put, beside the BatchGet of the users the answer names that are not
-//      read yet (none: the samples and the candidates are read already).
+//   3. the cache item's Put (and the most-followed list's, when 1 read the shards), beside the
+//      BatchGet of the users the answer names that are not read yet (none: the samples and the
+//      candidates are read already).
 // followerBy = sampled followings of the caller that follow the candidate; mutualFollowers =
 // sampled followers of the caller that follow the candidate, as their newest followings
 // show. Both are exact within the samples, which is what keeps the work per call bounded.
@@ -22,7 +26,7 @@
 // follow edges and blocks are as they were when it was computed (the caller's item's edgesV
 // and blockedCount, read by authentication anyway). Whoever stands on either side of a block
 // with the caller now, or is gone, is left out when serving, as when computing.
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from '../db/client';
 import { batchGet, itemKey } from '../db/batch';
 import * as keys from '../keys';
@@ -31,7 +35,7 @@ import { edgeIds } from '../users/repo';
 import { recentEdges, type BaseUser, type UserItem } from '../users/model';
 import type { Caller } from '../auth/caller';
 import { presentIds } from './present';
-import { mostFollowed } from './popular';
+import { holdsTop, takeTop, topAccounts } from './popular';
 import { followPlan, followReads } from './relations';
 
 export const SUGGEST_BOUNDS = {
@@ -80,12 +84,16 @@ const decode = (s: string): Ranked => {
 /** Not shown: deleted or suspended since the list was ranked (also in the hidden set, when authentication read it). */
 const shown = (item: UserItem | undefined): item is UserItem => !!item && !item.deletedAt && !item.suspendedAt;
 
+/** The caller's cached ranking, with the shared most-followed list while this instance holds none young enough (both eventually consistent, in one request). */
+async function readCache(callerId: string): Promise<Cached | undefined> {
+  const key = keys.suggestions(callerId);
+  const found = await batchGet(holdsTop() ? [key] : [key, keys.popularTop()], { consistent: false });
+  takeTop(found.get(itemKey(keys.popularTop())));
+  return found.get(itemKey(key)) as Cached | undefined;
+}
+
 export async function suggest(caller: Caller, limit: number): Promise<Suggestion[]> {
-  const [me, hidden, cache] = await Promise.all([
-    caller.user(),
-    caller.hidden(),
-    db.send(new GetCommand({ TableName: TABLE, Key: keys.suggestions(caller.userId) })).then((r) => r.Item as Cached | undefined),
-  ]);
+  const [me, hidden, cache] = await Promise.all([caller.user(), caller.hidden(), readCache(caller.userId)]);
   const depth = limit + SUGGEST_BOUNDS.slack;
   const fresh = cache
     && Date.now() - cache.computedAt < SUGGEST_BOUNDS.cacheSeconds * 1000
@@ -113,7 +121,7 @@ export async function suggest(caller: Caller, limit: number): Promise<Suggestion
 /** Ranks candidates from the samples and stores the ranking; the items it read are handed on, so that presenting reads nothing again. */
 async function compute(callerId: string, me: UserItem, hidden: Set<string>, depth: number): Promise<{ ranked: Ranked[]; known: Map<string, UserItem>; stored: Promise<unknown> }> {
   const B = SUGGEST_BOUNDS;
-  const popularAhead = mostFollowed(depth);
+  const popularAhead = topAccounts(depth);
   popularAhead.catch(() => undefined);
   // The samples from the caller's item while it reflects every follow change of the caller and
   // holds the whole sample (an item written before it kept RECENT_IDS.following may hold fewer).
@@ -139,7 +147,7 @@ async function compute(callerId: string, me: UserItem, hidden: Set<string>, dept
     const recent = item ? recentEdges(item) : undefined;
     followingOf.set(id, recent ? recent.following.slice(0, B.secondHop) : await edgeIds('GSI1', keys.followingOf(id), B.secondHop));
   }));
-  const popular = await popularAhead;
+  const { top: popular, store: storeTop } = await popularAhead;
 
   const followerBy = new Map<string, string[]>();
   for (const f of myFollowing) {
@@ -195,7 +203,7 @@ async function compute(callerId: string, me: UserItem, hidden: Set<string>, dept
     // DynamoDB's TTL removes it some time after it stops being served.
     expiresAt: Math.floor(computedAt / 1000) + B.cacheSeconds,
   };
-  const stored = db.send(new PutCommand({ TableName: TABLE, Item: cached }));
+  const stored = Promise.all([db.send(new PutCommand({ TableName: TABLE, Item: cached })), storeTop?.()]);
   stored.catch(() => undefined);
   return { ranked, known, stored };
 }

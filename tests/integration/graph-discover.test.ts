@@ -9,6 +9,12 @@ import { block, follow, users } from '../support/graph';
 import * as keys from '../../lib/keys';
 import { handler as suggestedH } from '../../functions/users/suggested';
 import { handler as searchH } from '../../functions/users/search';
+import { POPULAR_TOP } from '../../lib/graph/popular';
+
+// These rankings are checked against follower counts changed a moment ago: the shared
+// most-followed list, up to POPULAR_TOP.maxAgeMs old by design (popular-top.test.ts), is read
+// from the shards on every ranking here.
+beforeAll(() => { POPULAR_TOP.maxAgeMs = 0; });
 
 type U = { _id: string; email?: string; mutualFollowers: U[]; followerBy: U[] };
 const suggested = (token: string, query?: Record<string, string>) => call(suggestedH, 'GET /users/suggested', { token, query });
