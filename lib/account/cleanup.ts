@@ -13,7 +13,8 @@
 //
 // When a job has seen its last page it leaves the GONE item's `jobsLeft`; the one that empties
 // it starts the final job, which removes the user's own partition (sessions, the login guard,
-// the notification state, idempotency records), then the user item and the GONE item together.
+// the notification state, idempotency records), then the user item and the GONE item together,
+// and last the shared most-followed list if it names the account.
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { PutCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from '../db/client';
@@ -32,6 +33,7 @@ import { removeAuthorFromFeeds } from '../feed/fanout';
 import { logger } from '../log';
 import { FINAL_KIND, SWEEP_KINDS, jobItem, jobKind, type AccountParams } from './jobs';
 import { goneChanged } from './gone';
+import { forgetInTop } from '../graph/popular';
 
 /** Items per Query page. */
 export const CHUNK = 500;
@@ -236,7 +238,11 @@ async function sweepDone(sweep: Sweep, params: AccountParams): Promise<void> {
   }
 }
 
-/** The end: the user item and the GONE item, in one transaction (only while it is a deletion). */
+/**
+ * The end: the user item and the GONE item, in one transaction (only while it is a deletion);
+ * then the shared most-followed list, when it names the account (lib/graph/popular.ts). A
+ * retry finds the transaction done and still takes the list's step.
+ */
 async function finish(params: AccountParams): Promise<void> {
   try {
     await transact([
@@ -248,6 +254,7 @@ async function finish(params: AccountParams): Promise<void> {
   } catch (err) {
     if (!(err instanceof ConditionFailed)) throw err; // done already
   }
+  await forgetInTop(params.userId);
 }
 
 function job(sweep: Sweep, last: (params: AccountParams) => Promise<void>): JobKind<AccountParams> {

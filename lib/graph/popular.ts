@@ -8,7 +8,7 @@
 // it last read or computed, so that a warm instance reads neither. A ranking that finds no
 // list younger than POPULAR_TOP.maxAgeMs reads the shards and writes the item again, beside
 // its own ranking's Put: the list a ranking uses is never older than that bound.
-import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from '../db/client';
 import * as keys from '../keys';
 import { compareIds } from '../ids';
@@ -29,7 +29,23 @@ export const POPULAR_TOP = {
 /** The list this instance last read or computed. */
 let held: { computedAt: number; top: Popular[] } | undefined;
 
-const fresh = (computedAt: number) => Date.now() - computedAt < POPULAR_TOP.maxAgeMs;
+/** Young enough for a ranking. A list dated more than a second ahead of this clock (another instance's clock, or a bad write) is not: it would outlive the bound. */
+const fresh = (computedAt: number) => {
+  const age = Date.now() - computedAt;
+  return age >= -1000 && age < POPULAR_TOP.maxAgeMs;
+};
+
+/** The item's list, or undefined when it is not one this code wrote (then it is taken as absent). */
+function parseTop(item: Record<string, unknown>): Popular[] | undefined {
+  if (!Array.isArray(item.top) || !Number.isFinite(item.computedAt)) return undefined;
+  const top: Popular[] = [];
+  for (const entry of item.top) {
+    const [id, count, ...rest] = typeof entry === 'string' ? entry.split('|') : [];
+    if (!id || rest.length || !Number.isFinite(Number(count)) || count === '') return undefined;
+    top.push({ id, followersCount: Number(count) });
+  }
+  return top;
+}
 
 /** Whether a list holds the n most-followed: n of them, or fewer when that was all there was. */
 const covers = (top: Popular[], n: number) => top.length >= n || top.length < POPULAR_TOP.size;
@@ -39,13 +55,10 @@ export const holdsTop = () => !!held && fresh(held.computedAt);
 
 /** The item as read beside the cached ranking (absent: never written, or removed by its TTL): held when younger than the bound and newer than the list held. */
 export function takeTop(item: Record<string, unknown> | undefined): void {
-  const computedAt = Number(item?.computedAt ?? 0);
+  const computedAt = Number(item?.computedAt);
   if (!item || !fresh(computedAt) || (held && held.computedAt >= computedAt)) return;
-  const top = (item.top as string[] | undefined ?? []).map((entry) => {
-    const [id, count] = entry.split('|');
-    return { id: id!, followersCount: Number(count) };
-  });
-  held = { computedAt, top };
+  const top = parseTop(item);
+  if (top) held = { computedAt, top };
 }
 
 /**
@@ -86,4 +99,17 @@ export async function mostFollowed(n: number): Promise<Popular[]> {
     .map((item) => ({ id: String(item.PK).slice('USER#'.length), followersCount: Number(item.followersCount) }))
     .sort((a, b) => b.followersCount - a.followersCount || compareIds(a.id, b.id))
     .slice(0, n);
+}
+
+/**
+ * A deleted account's id out of the shared list (the account's cleanup, at its end: the user
+ * item is gone, so the shards no longer show it). The list is deleted whole when it names the
+ * id; the next ranking reads the shards and writes it again.
+ */
+export async function forgetInTop(userId: string): Promise<void> {
+  const item = (await db.send(new GetCommand({ TableName: TABLE, Key: keys.popularTop(), ConsistentRead: true }))).Item;
+  const top = item ? parseTop(item) : undefined;
+  if (item && (!top || top.some((p) => p.id === userId))) {
+    await db.send(new DeleteCommand({ TableName: TABLE, Key: keys.popularTop() }));
+  }
 }

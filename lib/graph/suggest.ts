@@ -47,7 +47,7 @@ export const SUGGEST_BOUNDS = {
   followerSample: 10,
   /** Graph candidates kept, most followerBy first. */
   graphPool: 40,
-  /** Candidates computed beyond `limit`, to fill after exclusions (also the most-followed accounts read beyond it). */
+  /** Candidates computed beyond `limit`, to fill after exclusions (and the most-followed accounts taken beyond it: POPULAR_TOP.size is the largest limit and this). */
   slack: 10,
   /** How long a computed list is served (the staleness bound of the ranking). */
   cacheSeconds: 600,

@@ -11,7 +11,8 @@ import { follow, users } from '../support/graph';
 import * as keys from '../../lib/keys';
 import { INDEX } from '../../lib/keys';
 import { POPULAR_TOP } from '../../lib/graph/popular';
-import { handler as suggestedH } from '../../functions/users/suggested';
+import { SUGGEST_BOUNDS } from '../../lib/graph/suggest';
+import { handler as suggestedH, query } from '../../functions/users/suggested';
 
 type U = { _id: string };
 const ask = (u: { token: string }) => call(suggestedH, 'GET /users/suggested', { token: u.token, query: { limit: '5' } });
@@ -32,6 +33,12 @@ async function at<T>(ms: number, run: () => Promise<T>): Promise<T> {
 }
 
 describe('the shared most-followed list', () => {
+  it('keeps as many accounts as the deepest ranking the endpoint accepts (its largest limit and the slack)', () => {
+    let largest = 0;
+    for (let n = 1; n <= 1000; n++) if (query.safeParse({ limit: String(n) }).success) largest = n;
+    expect(largest + SUGGEST_BOUNDS.slack).toBe(POPULAR_TOP.size);
+  });
+
   let stars: U[];
   let t = Date.now();
 
@@ -93,5 +100,27 @@ describe('the shared most-followed list', () => {
     expect(ids(next.result.body.users)).toEqual([stars[2]!._id]);
     expect(readsTopItem(next.inputs as Input[])).toBe(false);
     expect(shardQueries(next.inputs as Input[])).toEqual([]);
+  });
+
+  it('an item this code did not write, or dated ahead of the clock, is taken as absent: the shards are read and the list written again', async () => {
+    const one = `${stars[2]!._id}|1`;
+    // Each would otherwise answer stars[2] alone (a young list of one), as in the test above.
+    const odd: [string, (now: number) => Record<string, unknown>][] = [
+      ['dated 10 minutes ahead', (now) => ({ computedAt: now + 600_000, top: [one] })],
+      ['no list', (now) => ({ computedAt: now - 1000, top: 'not a list' })],
+      ['an entry without a count', (now) => ({ computedAt: now - 1000, top: [stars[2]!._id] })],
+      ['an entry of three fields', (now) => ({ computedAt: now - 1000, top: [`${one}|x`] })],
+      ['an entry that is not a string', (now) => ({ computedAt: now - 1000, top: [7] })],
+      ['no date', () => ({ computedAt: 'soon', top: [one] })],
+    ];
+    for (const [what, item] of odd) {
+      t += POPULAR_TOP.maxAgeMs + 1;
+      await db.send(new PutCommand({ TableName: TABLE, Item: { ...keys.popularTop(), type: 'POPULAR_TOP', ...item(t) } }));
+      const [caller] = await users(1);
+      const { result, inputs } = await at(t, () => requestsOf(() => ask(caller)));
+      expect([what, result.status, ids(result.body.users).length]).toEqual([what, 200, 5]);
+      expect([what, shardQueries(inputs as Input[]).length]).toEqual([what, 4]);
+      expect([what, (await getItem(keys.popularTop()))!.computedAt]).toEqual([what, t]);
+    }
   });
 });
