@@ -13,7 +13,8 @@
 //      item carries its own newest followings, the second hop; a sampled user whose ids are
 //      behind has them read from the index (one more round trip, rare);
 //   2. one BatchGet of the candidates' items, with the caller's follow edges to them when its
-//      item does not show its whole following (lib/graph/relations.ts followPlan);
+//      item does not show its whole following (lib/graph/relations.ts followPlan). The
+//      most-followed accounts' items only when the graph may not fill the ranking (below);
 //   3. the cache item's Put (and the most-followed list's, when 1 read the shards), beside the
 //      BatchGet of the users the answer names that are not read yet (none: the samples and the
 //      candidates are read already).
@@ -158,7 +159,16 @@ async function compute(callerId: string, me: UserItem, hidden: Set<string>, dept
   const graph = [...followerBy.keys()]
     .sort((a, b) => followerBy.get(b)!.length - followerBy.get(a)!.length)
     .slice(0, B.graphPool);
-  const pool = [...new Set([...graph, ...popular.map((p) => p.id)])].filter((id) => id !== callerId && !hidden.has(id));
+  // The most-followed accounts rank below every graph candidate (a followerBy of one or more).
+  // While the caller's item shows whom it follows and the graph alone leaves `depth` candidates
+  // it does not follow, their items are not read; should too many of those turn out deleted or
+  // suspended, they are read after all (one more round trip, rare), so the ranking is the same.
+  const eligible = (id: string) => id !== callerId && !hidden.has(id);
+  const popularIds = popular.map((p) => p.id).filter(eligible);
+  const byItem = followPlan(me, 0);
+  const followed = byItem.how === 'recent' ? new Set(byItem.recentFollowing) : undefined;
+  const graphAlone = !!followed && graph.filter((c) => eligible(c) && !followed.has(c)).length >= depth;
+  const pool = [...new Set([...graph, ...(graphAlone ? [] : popularIds)])].filter(eligible);
 
   // The candidates' items (eventually consistent: a profile) and whether the caller follows
   // them: from its item when that shows its whole following, else one Query of its following
@@ -181,7 +191,7 @@ async function compute(callerId: string, me: UserItem, hidden: Set<string>, dept
   const by = (c: string) => followerBy.get(c) ?? [];
   const mutualOf = (c: string) => myFollowers.filter((s) => s !== c && (followingOf.get(s) ?? []).includes(c));
   const count = (c: string) => Number(known.get(c)?.followersCount ?? 0);
-  const ranked = pool
+  const rank = (candidates: string[]) => candidates
     .filter((c) => shown(known.get(c)) && !follows(c))
     .map((c) => ({ id: c, by: by(c), mutual: mutualOf(c) }))
     .sort((a, b) => b.by.length - a.by.length
@@ -189,6 +199,16 @@ async function compute(callerId: string, me: UserItem, hidden: Set<string>, dept
       || count(b.id) - count(a.id)
       || compareIds(a.id, b.id))
     .slice(0, depth);
+  let ranked = rank(pool);
+  if (graphAlone && ranked.length < depth) {
+    const more = popularIds.filter((id) => !known.has(id));
+    const found = await batchGet<UserItem>(more.map((id) => keys.user(id)), { consistent: false });
+    for (const id of more) {
+      const item = found.get(itemKey(keys.user(id)));
+      if (item) known.set(id, item);
+    }
+    ranked = rank([...new Set([...pool, ...popularIds])]);
+  }
 
   const computedAt = Date.now();
   // expiresAt is the table's TTL attribute (resources/table.json).

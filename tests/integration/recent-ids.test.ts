@@ -13,6 +13,7 @@ const keys = require('../../lib/keys') as typeof import('../../lib/keys');
 const { call } = require('../support/invoke') as typeof import('../support/invoke');
 const { handler: suggestedH } = require('../../functions/users/suggested') as typeof import('../../functions/users/suggested');
 const { refreshRecent } = require('../../lib/graph/recent') as typeof import('../../lib/graph/recent');
+const { POPULAR_TOP } = require('../../lib/graph/popular') as typeof import('../../lib/graph/popular');
 const { depths } = require('../../scripts/bench/measure.mjs') as { depths: (r: Rec[]) => Map<Rec, number> };
 const { db, TABLE } = require('../../lib/db/client') as typeof import('../../lib/db/client');
 const { DeleteCommand, UpdateCommand } = require('@aws-sdk/lib-dynamodb') as typeof import('@aws-sdk/lib-dynamodb');
@@ -280,6 +281,58 @@ describe('lists and suggestions presented from the arrays', () => {
       expect(Object.values(reads[0]!.input.RequestItems!)[0]!.ConsistentRead).toBe(true);
     } finally {
       stream = startTestStream({ startingPosition: 'LATEST' });
+    }
+  });
+
+  it('while the graph alone fills the ranking, no most-followed account\'s item is read; when too many graph candidates are gone, they are read after all', async () => {
+    // me follows f1 and f2, who follow 10 accounts each: 20 graph candidates, a ranking's depth
+    // for limit 10. star, followed by 8 fans, is among the most-followed (read from the shards:
+    // the bound is 0 here), and ranks below every graph candidate.
+    const [me, f1, f2, star, ...rest] = await users(32);
+    const xs = rest.slice(0, 20);
+    const fans = rest.slice(20);
+    const done = await Promise.all([
+      follow(me, f1), follow(me, f2),
+      ...xs.map((x, i) => follow(i < 10 ? f1 : f2, x)),
+      ...fans.map((fan) => follow(fan, star)),
+    ]);
+    expect(done.every((r) => r.status === 200)).toBe(true);
+    // Every user's recent ids settled: the stream's reactions read users' items too, and they
+    // would show in the requests counted below.
+    for (const u of [me, f1, f2, star, ...xs, ...fans]) expect(await eventually(() => current(u.id), Boolean)).toBe(true);
+    const readsItemOf = (recs: Rec[], id: string) => recs.some((r) => r.command === 'BatchGetItemCommand'
+      && Object.values(r.input.RequestItems ?? {}).some((t) => t.Keys.some((k) => (k as unknown as { PK: { S?: string } }).PK.S === keys.user(id).PK)));
+    const bound = POPULAR_TOP.maxAgeMs;
+    POPULAR_TOP.maxAgeMs = 0;
+    try {
+      let res: Awaited<ReturnType<typeof ask>> | undefined;
+      const recs = await requestsOf(async () => { res = await ask(me); });
+      expect(ids(res!.body.users)).toHaveLength(10);
+      expect(xs.map((x) => x.id)).toEqual(expect.arrayContaining(ids(res!.body.users)));
+      expect(readsItemOf(recs, star.id)).toBe(false);
+      expect(roundTrips(recs)).toBe(4);
+
+      // One graph candidate's item shows it suspended (its hiding not read yet): 19 are left, and
+      // the ranking reads the most-followed accounts' items to fill its depth.
+      await db.send(new UpdateCommand({
+        TableName: TABLE, Key: keys.user(xs[0]!.id), UpdateExpression: 'SET suspendedAt = :now',
+        ExpressionAttributeValues: { ':now': new Date().toISOString() },
+      }));
+      await db.send(new DeleteCommand({ TableName: TABLE, Key: keys.suggestions(me.id) }));
+      const again = await requestsOf(async () => { res = await ask(me); });
+      expect(ids(res!.body.users)).toHaveLength(10);
+      expect(ids(res!.body.users)).not.toContain(xs[0]!.id);
+      expect(readsItemOf(again, star.id)).toBe(true);
+      expect(roundTrips(again)).toBe(5);
+      // The ranking is as deep as before: the 19 graph candidates left, then the most-followed
+      // account that ranks first among the rest (star read with them: the first answer above
+      // did not read it although it was among them).
+      const ranked = ((await getItem(keys.suggestions(me.id)))!.ranked as string[]).map((r) => r.split('|')[0]!);
+      expect(ranked).toHaveLength(20);
+      expect(ranked.slice(0, 19).sort()).toEqual(xs.slice(1).map((x) => x.id).sort());
+      expect(xs.map((x) => x.id)).not.toContain(ranked[19]);
+    } finally {
+      POPULAR_TOP.maxAgeMs = bound;
     }
   });
 });
