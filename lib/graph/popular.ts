@@ -67,9 +67,7 @@ export function takeTop(item: Record<string, unknown> | undefined): void {
  * again, and the caller sends it with its own writes (the answer waits for it).
  */
 export async function topAccounts(n: number): Promise<{ top: Popular[]; store?: () => Promise<unknown> }> {
-  if (held && fresh(held.computedAt) && covers(held.top, n)) {
-    return { top: held.top.slice(0, n) };
-  }
+  if (holdsTop() && covers(held!.top, n)) return { top: held!.top.slice(0, n) };
   const computedAt = Date.now();
   const top = await mostFollowed(Math.max(n, POPULAR_TOP.size));
   held = { computedAt, top };

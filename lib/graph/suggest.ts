@@ -136,12 +136,15 @@ async function compute(callerId: string, me: UserItem, hidden: Set<string>, dept
 
   // The second hop, and the followers' followings, from the sampled users' own items.
   const sampled = [...new Set([...myFollowing, ...myFollowers])];
-  const sampleItems = await batchGet<UserItem>(sampled.map((id) => keys.user(id)), { consistent: false });
   const known = new Map<string, UserItem>();
-  for (const id of sampled) {
-    const item = sampleItems.get(itemKey(keys.user(id)));
-    if (item) known.set(id, item);
-  }
+  /** Keeps the users' items among those a BatchGet found. */
+  const keep = (ids: string[], found: Map<string, unknown>) => {
+    for (const id of ids) {
+      const item = found.get(itemKey(keys.user(id))) as UserItem | undefined;
+      if (item) known.set(id, item);
+    }
+  };
+  keep(sampled, await batchGet<UserItem>(sampled.map((id) => keys.user(id)), { consistent: false }));
   const followingOf = new Map<string, string[]>();
   await Promise.all(sampled.map(async (id) => {
     const item = known.get(id);
@@ -175,7 +178,7 @@ async function compute(callerId: string, me: UserItem, hidden: Set<string>, dept
   // or the follow keys, the cheaper (lib/graph/relations.ts). A follow of a moment ago must
   // exclude its target: the keys are read strongly consistent while the stream is behind the
   // caller's follows, and with the items otherwise.
-  const plan = followPlan(me, pool.length);
+  const plan = byItem.how === 'recent' ? byItem : followPlan(me, pool.length);
   const follow = followReads(callerId, plan, pool);
   const strong = plan.how === 'keys' && plan.consistent;
   const itemKeys = pool.filter((id) => !known.has(id)).map((id) => keys.user(id));
@@ -183,10 +186,7 @@ async function compute(callerId: string, me: UserItem, hidden: Set<string>, dept
     batchGet<UserItem>(strong ? itemKeys : [...itemKeys, ...follow.keys], { consistent: false }),
     strong ? batchGet(follow.keys, { projection: 'createdAt' }) : undefined,
   ]);
-  for (const id of pool) {
-    const item = items.get(itemKey(keys.user(id)));
-    if (item) known.set(id, item);
-  }
+  keep(pool, items);
   const follows = await follow.follows(edges ?? items);
   const by = (c: string) => followerBy.get(c) ?? [];
   const mutualOf = (c: string) => myFollowers.filter((s) => s !== c && (followingOf.get(s) ?? []).includes(c));
@@ -202,11 +202,7 @@ async function compute(callerId: string, me: UserItem, hidden: Set<string>, dept
   let ranked = rank(pool);
   if (graphAlone && ranked.length < depth) {
     const more = popularIds.filter((id) => !known.has(id));
-    const found = await batchGet<UserItem>(more.map((id) => keys.user(id)), { consistent: false });
-    for (const id of more) {
-      const item = found.get(itemKey(keys.user(id)));
-      if (item) known.set(id, item);
-    }
+    keep(more, await batchGet<UserItem>(more.map((id) => keys.user(id)), { consistent: false }));
     ranked = rank([...new Set([...pool, ...popularIds])]);
   }
 

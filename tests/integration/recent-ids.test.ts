@@ -21,7 +21,7 @@ const { DeleteCommand, UpdateCommand } = require('@aws-sdk/lib-dynamodb') as typ
 import type { TestStream } from '../support/stream';
 
 const SINK = Symbol.for('aperture.dbMetrics');
-type Rec = { command: string; input: { IndexName?: string; ExpressionAttributeValues?: Record<string, { S?: string }>; RequestItems?: Record<string, { Keys: { SK: { S?: string } }[]; ConsistentRead?: boolean }> }; start: number; end: number };
+type Rec = { command: string; input: { IndexName?: string; ExpressionAttributeValues?: Record<string, { S?: string }>; RequestItems?: Record<string, { Keys: { PK: { S?: string }; SK: { S?: string } }[]; ConsistentRead?: boolean }> }; start: number; end: number };
 /** The DynamoDB requests `run` sends. */
 async function requestsOf(run: () => Promise<unknown>): Promise<Rec[]> {
   (globalThis as Record<symbol, unknown>)[SINK] = [];
@@ -301,7 +301,7 @@ describe('lists and suggestions presented from the arrays', () => {
     // would show in the requests counted below.
     for (const u of [me, f1, f2, star, ...xs, ...fans]) expect(await eventually(() => current(u.id), Boolean)).toBe(true);
     const readsItemOf = (recs: Rec[], id: string) => recs.some((r) => r.command === 'BatchGetItemCommand'
-      && Object.values(r.input.RequestItems ?? {}).some((t) => t.Keys.some((k) => (k as unknown as { PK: { S?: string } }).PK.S === keys.user(id).PK)));
+      && Object.values(r.input.RequestItems ?? {}).some((t) => t.Keys.some((k) => k.PK.S === keys.user(id).PK)));
     const bound = POPULAR_TOP.maxAgeMs;
     POPULAR_TOP.maxAgeMs = 0;
     try {
