@@ -64,8 +64,14 @@ export function startTlsProxy({ key, cert }, targetPort, { startMs = 10_000 } = 
 // As the child process: node tls.mjs <key> <cert> <targetPort>
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const [key, cert, target] = process.argv.slice(2);
-  const server = createServer({ key: readFileSync(key), cert: readFileSync(cert) }, (tlsSocket) => {
-    const upstream = connect(Number(target), '127.0.0.1');
+  // No Nagle on either side (noDelay). Without it, a request the client writes in two pieces
+  // (the head, then the body) reaches DynamoDB Local's socket as two segments, and the second
+  // waits for the ACK of the first, which the server delays by up to 40 ms: every new
+  // connection's first request took about 45 ms where it takes about 5, a stall that AWS's
+  // endpoint does not have (measured: the baseline's first answer 67 ms with it, 26 ms
+  // without; docs/PERFORMANCE.md, "The TLS proxy's stall").
+  const server = createServer({ key: readFileSync(key), cert: readFileSync(cert), noDelay: true }, (tlsSocket) => {
+    const upstream = connect({ port: Number(target), host: '127.0.0.1', noDelay: true });
     tlsSocket.pipe(upstream).pipe(tlsSocket);
     const end = () => { tlsSocket.destroy(); upstream.destroy(); };
     tlsSocket.on('error', end);
