@@ -2,8 +2,9 @@ import * as z from 'zod/mini';
 import { http } from '../../lib/http';
 import { hashPassword } from '../../lib/auth/password';
 import { confirmPassword, readGuard } from '../../lib/auth/login-guard';
-import { endAllSessions } from '../../lib/auth/sessions';
+import { endAllSessions, sessionKeys } from '../../lib/auth/sessions';
 import { InvalidCredentials } from '../../lib/errors';
+import { allSettled } from '../../lib/settle';
 import * as f from '../../lib/users/fields';
 
 export const passwordBody = z.strictObject({
@@ -12,9 +13,19 @@ export const passwordBody = z.strictObject({
 });
 
 export const handler = http({ body: passwordBody }, async ({ body, caller, trace }) => {
-  const [user, guard] = await Promise.all([caller.user(), readGuard(caller.userId)]);
-  await confirmPassword(user, body.currentPassword, guard);
-  const passwordHash = await hashPassword(body.newPassword);
+  // The new password's hash and the list of the sessions to end need neither the reads nor the
+  // check of the current password, so they run beside them: the change waits for one hash, not
+  // two in a row, and for no read after its write. A wrong current password answers once
+  // all three are done, and its new hash is thrown away.
+  const [user, passwordHash, sessions] = await allSettled([
+    Promise.all([caller.user(), readGuard(caller.userId)]).then(async ([user, guard]) => {
+      await confirmPassword(user, body.currentPassword, guard);
+      return user;
+    }),
+    hashPassword(body.newPassword),
+    // Settled here too, so that a failed check leaves no read running past the answer.
+    sessionKeys(caller.userId),
+  ]);
   // The new hash and the end of every other session are one write; a racing change of the
   // password (the old hash no longer there) also ended this session.
   await endAllSessions(user, trace, {
@@ -28,6 +39,7 @@ export const handler = http({ body: passwordBody }, async ({ body, caller, trace
     set: { passwordHash },
     expect: { passwordHash: user.passwordHash },
     onConflict: () => new InvalidCredentials(),
+    purge: sessions,
   });
   return { body: { message: 'Password changed successfully' } };
 });

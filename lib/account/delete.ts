@@ -28,6 +28,9 @@ export async function deleteAccount(user: UserItem, trace: TraceContext, payload
     // A password change racing the deletion: the password just checked is no longer the account's.
     expect: { passwordHash: user.passwordHash },
     onConflict: () => new InvalidCredentials(),
+    // The account's cleanup removes its whole partition, sessions with it (its final job);
+    // the sessions are refused from this write on (deletedAt, and the epoch moved).
+    purge: 'swept',
     extra: [
       ...releaseNames(user),
       goneItem(user.id, 'deleted', now, SWEEP_KINDS.map((s) => s.kind)),

@@ -351,13 +351,33 @@ export interface EndAll {
   onConflict?: () => ApiError;
   /** More items of the same transaction (the deletion of an account, a suspension). */
   extra?: TxItem[];
+  /**
+   * What becomes of the ended sessions' items. By default they are read after the change and
+   * deleted. `'swept'`: left to a cleanup that removes the user's whole partition (an account's
+   * deletion, lib/account/cleanup.ts). Or the user's sessions as `sessionKeys` read them beside
+   * the request's first reads (a password change): those are deleted after the change, which
+   * then waits for no read. A session a login wrote between that read and the change holds
+   * the old epoch, so it is refused like the others, and its item is left to the TTL.
+   */
+  purge?: 'swept' | SessionKey[];
+}
+
+/** A session item's keys and epoch: what deleting the ended ones needs. */
+export type SessionKey = Pick<SessionItem, 'PK' | 'SK' | 'id' | 'epoch'>;
+
+/** Every session of a user (keys, id and epoch), every page, strongly consistent. */
+export async function sessionKeys(userId: string): Promise<SessionKey[]> {
+  const all: SessionKey[] = [];
+  for await (const page of sessionsOf(userId, 'PK, SK, id, epoch')) all.push(...page);
+  return all;
 }
 
 /**
  * Ends every session of `user` but `opts.except`, at once: one transaction moves the user's
  * `sessionEpoch` (with `opts.set`), moves the kept session along, and writes the trace record
  * (`entry`). The dead session items are deleted afterwards (they are refused from the moment
- * the transaction commits; a failure of that cleanup leaves items the TTL removes).
+ * the transaction commits; a failure of that cleanup leaves items the TTL removes), as
+ * `opts.purge` says.
  * Used by password change; suspension and account deletion reuse it.
  */
 export async function endAllSessions(user: EpochHolder, trace: TraceContext, entry: LogEntry, opts: EndAll = {}): Promise<void> {
@@ -407,9 +427,17 @@ export async function endAllSessions(user: EpochHolder, trace: TraceContext, ent
     });
   }
   await transact([...items, ...(opts.extra ?? []), logItem(trace, entry)]);
+  if (opts.purge === 'swept') return;
   // The change is made: the items are refused from now on, and a failure to delete them must
   // not turn it into an error (the TTL removes what is left).
-  await purgeEnded(user.id, next).catch((err: Error) => logger.error('session_cleanup_failed', { userId: user.id, message: err.message }));
+  const purge = opts.purge
+    ? deleteSessions(opts.purge.filter((s) => s.id !== opts.except && s.epoch < next))
+    : purgeEnded(user.id, next);
+  await purge.catch((err: Error) => logger.error('session_cleanup_failed', { userId: user.id, message: err.message }));
+}
+
+async function deleteSessions(dead: Pick<SessionItem, 'PK' | 'SK'>[]): Promise<void> {
+  if (dead.length) await batchWrite(dead.map((s) => ({ DeleteRequest: { Key: { PK: s.PK, SK: s.SK } } })));
 }
 
 /** Every session item of a user, newest first, page by page. */
@@ -433,8 +461,7 @@ async function* sessionsOf(userId: string, projection?: string): AsyncGenerator<
 /** Deletes the items of a user's sessions from before `epoch` (ended by endAllSessions). */
 async function purgeEnded(userId: string, epoch: number): Promise<void> {
   for await (const page of sessionsOf(userId, 'PK, SK, epoch')) {
-    const dead = page.filter((s) => s.epoch < epoch);
-    if (dead.length) await batchWrite(dead.map((s) => ({ DeleteRequest: { Key: { PK: s.PK, SK: s.SK } } })));
+    await deleteSessions(page.filter((s) => s.epoch < epoch));
   }
 }
 

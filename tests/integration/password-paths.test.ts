@@ -1,0 +1,112 @@
+// The password change and the account deletion on their shortest paths
+// (functions/auth/password.ts, lib/account/delete.ts): a password change hashes the new
+// password and lists the sessions to end beside its reads and the check of the current
+// password, so it waits for one hash and sends no read after its write; an account deletion
+// leaves its sessions' items to the account's cleanup (the final job removes the partition).
+// The request counter is the benchmark's (scripts/bench/measure.mjs), installed before the
+// modules load.
+/* eslint-disable @typescript-eslint/no-require-imports */
+(require('../../scripts/bench/measure.mjs') as { installDbMetrics: () => void }).installDbMetrics();
+const { call } = require('../support/invoke') as typeof import('../support/invoke');
+const { makeUser } = require('../support/factories') as typeof import('../support/factories');
+const { getItem } = require('../support/db') as typeof import('../support/db');
+const { loginAgain } = require('../support/routes') as typeof import('../support/routes');
+const { recorded } = require('../support/db-metrics') as typeof import('../support/db-metrics');
+const keys = require('../../lib/keys') as typeof import('../../lib/keys');
+const { handler: password } = require('../../functions/auth/password') as typeof import('../../functions/auth/password');
+const { handler: deleteMe } = require('../../functions/users/delete') as typeof import('../../functions/users/delete');
+const { handler: me } = require('../../functions/users/me') as typeof import('../../functions/users/me');
+// The module object itself, whose scrypt lib/auth/password.ts calls.
+const nodeCrypto = require('node:crypto') as typeof import('node:crypto');
+/* eslint-enable @typescript-eslint/no-require-imports */
+export {};
+
+const whoAmI = (token: string) => call(me, 'GET /users/me', { token });
+
+/** The order in which scrypt computations started and ended during `run`. */
+async function scryptOrder(run: () => Promise<unknown>): Promise<string[]> {
+  const order: string[] = [];
+  const real = nodeCrypto.scrypt;
+  let n = 0;
+  const spy = jest.spyOn(nodeCrypto, 'scrypt').mockImplementation(((...args: unknown[]) => {
+    const id = ++n;
+    order.push(`start ${id}`);
+    const cb = args.pop() as (err: Error | null, key: Buffer) => void;
+    return (real as (...a: unknown[]) => void)(...args, (err: Error | null, key: Buffer) => { order.push(`end ${id}`); cb(err, key); });
+  }) as typeof nodeCrypto.scrypt);
+  try {
+    await run();
+  } finally {
+    spy.mockRestore();
+  }
+  return order;
+}
+
+describe('POST /auth/password', () => {
+  it('hashes the new password while the current one is checked: both computations run at once', async () => {
+    const u = await makeUser();
+    let status = 0;
+    const order = await scryptOrder(async () => {
+      status = (await call(password, 'POST /auth/password', { token: u.token, body: { currentPassword: u.password, newPassword: 'a new password here' } })).status;
+    });
+    expect(status).toBe(200);
+    // One after the other would be start 1, end 1, start 2, end 2.
+    expect(order.slice(0, 2)).toEqual(['start 1', 'start 2']);
+    expect(order).toHaveLength(4);
+  });
+
+  it('reads the sessions beside its first reads: after its write, only the ended sessions\' deletion', async () => {
+    const u = await makeUser();
+    const others = [await loginAgain(u), await loginAgain(u)];
+    let status = 0;
+    const recs = await recorded(async () => {
+      status = (await call(password, 'POST /auth/password', { token: u.token, body: { currentPassword: u.password, newPassword: 'another new one' } })).status;
+    });
+    expect(status).toBe(200);
+    const commands = recs.map((r) => r.command);
+    const write = commands.indexOf('TransactWriteItemsCommand');
+    expect(write).toBeGreaterThan(0);
+    expect(commands.slice(write + 1)).toEqual(['BatchWriteItemCommand']);
+    expect(commands.slice(0, write)).toContain('QueryCommand');
+    // The ended sessions' items are gone when it answers; the caller's stays and still works.
+    for (const o of others) expect(await getItem(keys.session(u.id, o.sessionId))).toBeUndefined();
+    for (const o of others) expect((await whoAmI(o.token)).status).toBe(401);
+    expect(await getItem(keys.session(u.id, u.sessionId))).toBeDefined();
+    expect((await whoAmI(u.token)).status).toBe(200);
+  });
+
+  it('a wrong current password answers 401 after every part has settled, and changes nothing', async () => {
+    const u = await makeUser();
+    const other = await loginAgain(u);
+    const before = await getItem(keys.user(u.id));
+    let status = 0;
+    const order = await scryptOrder(async () => {
+      status = (await call(password, 'POST /auth/password', { token: u.token, body: { currentPassword: 'not it at all', newPassword: 'whatever new' } })).status;
+    });
+    expect(status).toBe(401);
+    // Both computations ended before the answer (none left running past it).
+    expect(order.filter((e) => e.startsWith('end'))).toHaveLength(2);
+    const after = await getItem(keys.user(u.id));
+    expect(after!.passwordHash).toBe(before!.passwordHash);
+    expect(after!.sessionEpoch).toBe(before!.sessionEpoch);
+    expect(await getItem(keys.session(u.id, other.sessionId))).toBeDefined();
+    expect((await whoAmI(other.token)).status).toBe(200);
+  });
+});
+
+describe('DELETE /users/me', () => {
+  it('sends nothing after its transaction: the sessions are refused at once and their items left to the cleanup', async () => {
+    const u = await makeUser();
+    const other = await loginAgain(u);
+    let status = 0;
+    const recs = await recorded(async () => {
+      status = (await call(deleteMe, 'DELETE /users/me', { token: u.token, body: { password: u.password } })).status;
+    });
+    expect(status).toBe(200);
+    const commands = recs.map((r) => r.command);
+    expect(commands[commands.length - 1]).toBe('TransactWriteItemsCommand');
+    expect(commands.filter((c) => c === 'TransactWriteItemsCommand')).toHaveLength(1);
+    expect((await whoAmI(u.token)).status).toBe(401);
+    expect((await whoAmI(other.token)).status).toBe(401);
+  });
+});
