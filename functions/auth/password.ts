@@ -14,17 +14,18 @@ export const passwordBody = z.strictObject({
 
 export const handler = http({ body: passwordBody }, async ({ body, caller, trace }) => {
   // The new password's hash and the list of the sessions to end need neither the reads nor the
-  // check of the current password, so they run beside them: the change waits for one hash, not
-  // two in a row, and for no read after its write. A wrong current password answers once
-  // all three are done, and its new hash is thrown away.
+  // check of the current password, so they run beside them: the hash while the reads are out,
+  // and the change sends no read after its write. A wrong current password (or a locked
+  // account) answers once every part is done, and its new hash is thrown away.
   const [user, passwordHash, sessions] = await allSettled([
-    Promise.all([caller.user(), readGuard(caller.userId)]).then(async ([user, guard]) => {
+    allSettled([caller.user(), readGuard(caller.userId)]).then(async ([user, guard]) => {
       await confirmPassword(user, body.currentPassword, guard);
       return user;
     }),
     hashPassword(body.newPassword),
-    // Settled here too, so that a failed check leaves no read running past the answer.
-    sessionKeys(caller.userId),
+    // Only the cleanup after the change needs it: if this read fails, the change still goes
+    // through and the dead sessions are read again after it (endAllSessions' default).
+    sessionKeys(caller.userId).catch(() => undefined),
   ]);
   // The new hash and the end of every other session are one write; a racing change of the
   // password (the old hash no longer there) also ended this session.

@@ -7,7 +7,8 @@
 // a refresh checks. Ending one session deletes its item and notes its id on the user item
 // (`endedSessions`, in the same transaction: endSession); ending all of them moves the epoch
 // on the user item in one write (endAllSessions), which ends every session at once, also one a
-// login is writing at that moment, and then deletes the dead items.
+// login is writing at that moment, and then deletes the dead items (or, for an account's
+// deletion, leaves them to the account's cleanup).
 //
 // An access token is checked on every authenticated request against the user item alone
 // (sessionUser: one strongly consistent GetItem, which the request reads anyway): its epoch

@@ -13,6 +13,7 @@ const { getItem } = require('../support/db') as typeof import('../support/db');
 const { loginAgain } = require('../support/routes') as typeof import('../support/routes');
 const { recorded } = require('../support/db-metrics') as typeof import('../support/db-metrics');
 const keys = require('../../lib/keys') as typeof import('../../lib/keys');
+const { db } = require('../../lib/db/client') as typeof import('../../lib/db/client');
 const { handler: password } = require('../../functions/auth/password') as typeof import('../../functions/auth/password');
 const { handler: deleteMe } = require('../../functions/users/delete') as typeof import('../../functions/users/delete');
 const { handler: me } = require('../../functions/users/me') as typeof import('../../functions/users/me');
@@ -23,8 +24,11 @@ export {};
 
 const whoAmI = (token: string) => call(me, 'GET /users/me', { token });
 
-/** The order in which scrypt computations started and ended during `run`. */
-async function scryptOrder(run: () => Promise<unknown>): Promise<string[]> {
+/**
+ * The order in which scrypt computations started and ended during `run`, and `answered` when
+ * it resolved. `slowFirst`: the first computation's result is held back that many ms.
+ */
+async function scryptOrder(run: () => Promise<unknown>, slowFirst = 0): Promise<string[]> {
   const order: string[] = [];
   const real = nodeCrypto.scrypt;
   let n = 0;
@@ -32,10 +36,13 @@ async function scryptOrder(run: () => Promise<unknown>): Promise<string[]> {
     const id = ++n;
     order.push(`start ${id}`);
     const cb = args.pop() as (err: Error | null, key: Buffer) => void;
-    return (real as (...a: unknown[]) => void)(...args, (err: Error | null, key: Buffer) => { order.push(`end ${id}`); cb(err, key); });
+    return (real as (...a: unknown[]) => void)(...args, (err: Error | null, key: Buffer) => {
+      setTimeout(() => { order.push(`end ${id}`); cb(err, key); }, id === 1 ? slowFirst : 0);
+    });
   }) as typeof nodeCrypto.scrypt);
   try {
     await run();
+    order.push('answered');
   } finally {
     spy.mockRestore();
   }
@@ -52,7 +59,7 @@ describe('POST /auth/password', () => {
     expect(status).toBe(200);
     // One after the other would be start 1, end 1, start 2, end 2.
     expect(order.slice(0, 2)).toEqual(['start 1', 'start 2']);
-    expect(order).toHaveLength(4);
+    expect(order).toHaveLength(5);
   });
 
   it('reads the sessions beside its first reads: after its write, only the ended sessions\' deletion', async () => {
@@ -75,17 +82,46 @@ describe('POST /auth/password', () => {
     expect((await whoAmI(u.token)).status).toBe(200);
   });
 
+  it('a failed list of the sessions does not fail the change: the dead sessions are read after it instead', async () => {
+    const u = await makeUser();
+    const other = await loginAgain(u);
+    // The first Query the change sends (its list of the sessions, beside its reads) fails.
+    const send = db.send.bind(db);
+    let queries = 0;
+    const spy = jest.spyOn(db, 'send').mockImplementation(((command: { constructor: { name: string } }, ...rest: unknown[]) => {
+      if (command.constructor.name === 'QueryCommand' && ++queries === 1) return Promise.reject(new Error('throttled'));
+      return (send as (...a: unknown[]) => Promise<unknown>)(command, ...rest);
+    }) as typeof db.send);
+    let status = 0;
+    let commands: string[] = [];
+    try {
+      commands = (await recorded(async () => {
+        status = (await call(password, 'POST /auth/password', { token: u.token, body: { currentPassword: u.password, newPassword: 'changed all the same' } })).status;
+      })).map((r) => r.command);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(queries).toBe(2);
+    expect(status).toBe(200);
+    const write = commands.indexOf('TransactWriteItemsCommand');
+    expect(commands.slice(write + 1)).toEqual(['QueryCommand', 'BatchWriteItemCommand']);
+    expect(await getItem(keys.session(u.id, other.sessionId))).toBeUndefined();
+    expect((await whoAmI(other.token)).status).toBe(401);
+  });
+
   it('a wrong current password answers 401 after every part has settled, and changes nothing', async () => {
     const u = await makeUser();
     const other = await loginAgain(u);
     const before = await getItem(keys.user(u.id));
     let status = 0;
+    // The new password's hash (the first computation) is held back well past the check's
+    // answer: the 401 must still wait for it.
     const order = await scryptOrder(async () => {
       status = (await call(password, 'POST /auth/password', { token: u.token, body: { currentPassword: 'not it at all', newPassword: 'whatever new' } })).status;
-    });
+    }, 400);
     expect(status).toBe(401);
     // Both computations ended before the answer (none left running past it).
-    expect(order.filter((e) => e.startsWith('end'))).toHaveLength(2);
+    expect(order).toEqual(['start 1', 'start 2', 'end 2', 'end 1', 'answered']);
     const after = await getItem(keys.user(u.id));
     expect(after!.passwordHash).toBe(before!.passwordHash);
     expect(after!.sessionEpoch).toBe(before!.sessionEpoch);
