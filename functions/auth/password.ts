@@ -6,6 +6,7 @@ import { endAllSessions, sessionKeys } from '../../lib/auth/sessions';
 import { InvalidCredentials } from '../../lib/errors';
 import { allSettled } from '../../lib/settle';
 import * as f from '../../lib/users/fields';
+import { saltClaims } from '../../lib/users/write';
 
 export const passwordBody = z.strictObject({
   currentPassword: z.string().check(z.minLength(1), z.maxLength(1024)),
@@ -41,6 +42,8 @@ export const handler = http({ body: passwordBody }, async ({ body, caller, trace
     expect: { passwordHash: user.passwordHash },
     onConflict: () => new InvalidCredentials(),
     purge: sessions,
+    // The claims carry the hash's salt, so that logins hash beside their read of the user item.
+    afterCommit: () => saltClaims(user, passwordHash),
   });
   return { body: { message: 'Password changed successfully' } };
 });

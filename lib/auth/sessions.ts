@@ -361,6 +361,8 @@ export interface EndAll {
    * the old epoch, so it is refused like the others, and its item is left to the TTL.
    */
   purge?: 'swept' | SessionKey[];
+  /** More work once the change is made, beside the purge, and like it never an error of the request (a password change's claims taking the new salt). */
+  afterCommit?: () => Promise<unknown>;
 }
 
 /** A session item's keys and epoch: what deleting the ended ones needs. */
@@ -428,13 +430,15 @@ export async function endAllSessions(user: EpochHolder, trace: TraceContext, ent
     });
   }
   await transact([...items, ...(opts.extra ?? []), logItem(trace, entry)]);
-  if (opts.purge === 'swept') return;
   // The change is made: the items are refused from now on, and a failure to delete them must
   // not turn it into an error (the TTL removes what is left).
-  const purge = opts.purge
+  const purge = opts.purge === 'swept' ? undefined : opts.purge
     ? deleteSessions(opts.purge.filter((s) => s.id !== opts.except && s.epoch < next))
     : purgeEnded(user.id, next);
-  await purge.catch((err: Error) => logger.error('session_cleanup_failed', { userId: user.id, message: err.message }));
+  await Promise.all([
+    purge?.catch((err: Error) => logger.error('session_cleanup_failed', { userId: user.id, message: err.message })),
+    opts.afterCommit?.().catch((err: Error) => logger.error('after_sessions_ended_failed', { userId: user.id, message: err.message })),
+  ]);
 }
 
 async function deleteSessions(dead: Pick<SessionItem, 'PK' | 'SK'>[]): Promise<void> {

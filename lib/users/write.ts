@@ -1,7 +1,8 @@
 // Writing users: registration and profile edits. Each is one transaction holding the
 // user item, its unique claims (username, e-mail), its search index items and its trace
 // record, so uniqueness is atomic and nothing is ever half-written.
-import { TABLE } from '../db/client';
+import { db, TABLE } from '../db/client';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { transact, type TxItem } from '../db/transact';
 import { batchGet, itemKey } from '../db/batch';
 import * as keys from '../keys';
@@ -12,29 +13,71 @@ import { diffState } from '../audit/diff';
 import type { TraceContext } from '../audit/context';
 import type { EditableField, UserItem } from './model';
 import { searchTerms, termKey, type SearchTerm } from './search-terms';
+import { saltOf } from '../auth/password';
+import { logger } from '../log';
 
 const usernameTaken = () => new Conflict('USERNAME_TAKEN', 'This username is already taken.');
 const emailTaken = () => new Conflict('EMAIL_TAKEN', 'An account with this e-mail address already exists.');
 
 /** A search prefix item: one per (term, user). */
 export const searchItem = (t: SearchTerm, userId: string) => ({ ...keys.search(t.kind, t.term, userId), type: 'SEARCH', kind: t.kind, term: t.term, userId });
-/** A unique claim (username or e-mail) of a user. */
-export const claimItem = (key: { PK: string; SK: string }, userId: string) => ({ ...key, type: 'CLAIM', userId });
+/**
+ * A unique claim (username or e-mail) of a user. `salt`: the parameters and salt of the
+ * account's password hash (no key), so a login hashes beside its read of the user item
+ * (functions/auth/login.ts); a claim without it, or with one the hash no longer has, is
+ * checked after that read.
+ */
+export const claimItem = (key: { PK: string; SK: string }, userId: string, passwordHash?: string) => {
+  const salt = saltOf(passwordHash);
+  return { ...key, type: 'CLAIM', userId, ...(salt ? { salt } : {}) };
+};
 
 const searchPut = (t: SearchTerm, userId: string): TxItem => ({ op: { Put: { TableName: TABLE, Item: searchItem(t, userId) } } });
 const searchDelete = (t: SearchTerm, userId: string): TxItem => ({
   op: { Delete: { TableName: TABLE, Key: keys.search(t.kind, t.term, userId) } },
 });
-const claimPut = (key: { PK: string; SK: string }, userId: string, onTaken: () => Conflict): TxItem => ({
+const claimPut = (key: { PK: string; SK: string }, userId: string, passwordHash: string, onTaken: () => Conflict): TxItem => ({
   op: {
     Put: {
       TableName: TABLE,
-      Item: claimItem(key, userId),
+      Item: claimItem(key, userId, passwordHash),
       ConditionExpression: 'attribute_not_exists(PK)',
     },
   },
   onConditionFailed: onTaken,
 });
+
+/**
+ * Puts the salt of a new password hash on the account's two claims (claimItem), each only
+ * while it is still this account's. Not part of the change's transaction: a claim a racing
+ * username change has just moved would fail the change itself, and a claim left with the old
+ * salt only makes logins check after their read of the user item.
+ */
+export async function saltClaims(user: Pick<UserItem, 'id' | 'username' | 'email'>, passwordHash: string): Promise<void> {
+  await Promise.all([keys.username(user.username), keys.email(user.email)].map((key) => saltClaim(key, user.id, passwordHash)));
+}
+
+/**
+ * One claim takes the salt of `passwordHash`, while it is still `userId`'s. Never an error:
+ * the salt only spares logins a round trip, and a claim without it is still checked right
+ * (a login also gives it to a claim written before the salt was kept, functions/auth/login.ts).
+ */
+export async function saltClaim(key: { PK: string; SK: string }, userId: string, passwordHash: string): Promise<void> {
+  const salt = saltOf(passwordHash);
+  if (!salt) return;
+  try {
+    await db.send(new UpdateCommand({
+      TableName: TABLE,
+      Key: key,
+      UpdateExpression: 'SET salt = :salt',
+      ConditionExpression: 'userId = :me',
+      ExpressionAttributeValues: { ':salt': salt, ':me': userId },
+    }));
+  } catch (err) {
+    // Another account's claim now (or none): nothing of this account's to update.
+    if ((err as Error).name !== 'ConditionalCheckFailedException') logger.warn('claim_salt_failed', { PK: key.PK, message: (err as Error).message });
+  }
+}
 
 /**
  * The items that make an account findable by its names: its username and e-mail claims (so
@@ -106,8 +149,8 @@ export async function registerUser(input: NewUser, trace: TraceContext, payload:
   const user: UserItem = { ...newUserItem(id, input, new Date().toISOString()), recentV: 0 };
   await transact([
     ...also(user),
-    claimPut(keys.username(user.username), id, usernameTaken),
-    claimPut(keys.email(user.email), id, emailTaken),
+    claimPut(keys.username(user.username), id, user.passwordHash, usernameTaken),
+    claimPut(keys.email(user.email), id, user.passwordHash, emailTaken),
     { op: { Put: { TableName: TABLE, Item: user, ConditionExpression: 'attribute_not_exists(PK)' } } },
     ...searchTerms(user).map((t) => searchPut(t, id)),
     logItem(trace, {
@@ -141,7 +184,9 @@ export async function editProfile(current: UserItem, changes: ProfileChanges, tr
 
   if (next.username !== current.username) {
     items.push(
-      claimPut(keys.username(next.username), current.id, usernameTaken),
+      // A password change racing this edit can leave the new claim with the old salt: a
+      // login then checks after its read of the user item, as before the salt was kept.
+      claimPut(keys.username(next.username), current.id, current.passwordHash, usernameTaken),
       {
         op: {
           Delete: {

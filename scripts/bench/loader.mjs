@@ -30,8 +30,8 @@ export function* itemsOf(ds, lib, passwordHash) {
     const session = lib.newSession({ id: u.id }, 'benchmark');
     u.sessionId = session.item.id;
     yield session.item;
-    yield lib.claimItem(keys.username(u.username), u.id);
-    yield lib.claimItem(keys.email(u.email), u.id);
+    yield lib.claimItem(keys.username(u.username), u.id, passwordHash);
+    yield lib.claimItem(keys.email(u.email), u.id, passwordHash);
     for (const t of searchTerms(u)) yield lib.searchItem(t, u.id);
     for (const b of ds.followingOf(u.i)) yield lib.followEdge(u.id, userId(b), ds.edgeTime(u.i, b));
     const blocked = (u.i + ds.blockOffset) % ds.N;
