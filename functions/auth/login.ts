@@ -38,37 +38,42 @@ export const handler = http({ auth: false, body: loginBody }, async ({ body, tra
   const userId = res.Item?.userId as string | undefined;
   // The claim carries the salt of the account's hash (lib/users/write.ts claimItem), so scrypt
   // starts now, beside the read of the user item, as it does for an unknown account (with the
-  // dummy hash's): both paths hash from the same point. A claim without a salt is checked
-  // after that read, as are the rare ones whose salt the hash no longer has (a password change
-  // that could not update them).
-  const salt = userId ? saltOf(res.Item?.salt) : saltOf(DUMMY_HASH);
-  const early = salt ? deriveKey(body.password, salt) : undefined;
+  // dummy hash's): both paths hash from the same point. A claim without a usable salt is
+  // checked after that read, as are the rare ones whose salt the hash no longer has (a
+  // password change that could not update them).
+  const seenSalt = res.Item?.salt;
+  const salt = userId ? saltOf(seenSalt) : saltOf(DUMMY_HASH);
+  const early = salt ? deriveKey(body.password, salt).catch(() => undefined) : undefined;
   // The edge lists of the answer are read while scrypt runs: they need only the id, and
   // waiting for the password check would put two more round trips on every login.
-  const edgesRead = userId ? loadEdges(userId, true, EMBED_LIMIT.single) : undefined;
-  edgesRead?.catch(() => undefined);
-  const [[user, guard], key] = await allSettled([
-    userId ? allSettled([getUser(userId), readGuard(userId)]) : Promise.resolve([undefined, undefined] as const),
-    early,
-  ]);
-  assertNotLocked(guard);
-  // Unknown account or wrong password: same work, same answer.
-  const valid = key === undefined
-    ? await verifyPassword(body.password, user?.passwordHash ?? DUMMY_HASH)
-    : user !== undefined && (saltOf(user.passwordHash) === salt ? keyMatches(key, user.passwordHash) : await verifyPassword(body.password, user.passwordHash));
-  if (!user || !valid || !edgesRead) {
-    if (user) await recordFailure(user.id);
-    throw new InvalidCredentials();
-  }
-  // Told only to whoever knows the password (contract section 15: suspended until unsuspended).
-  if (user.suspendedAt) throw new Forbidden('This account is suspended.');
+  const edgesRead = userId ? loadEdges(userId, true, EMBED_LIMIT.single) : Promise.resolve(undefined);
+  const check = async () => {
+    const [[user, guard], key] = await allSettled([
+      userId ? allSettled([getUser(userId), readGuard(userId)]) : Promise.resolve([undefined, undefined] as const),
+      early,
+    ]);
+    assertNotLocked(guard);
+    // Unknown account or wrong password: the same scrypt work, the same answer.
+    const valid = key === undefined
+      ? await verifyPassword(body.password, user?.passwordHash ?? DUMMY_HASH)
+      : user !== undefined && (saltOf(user.passwordHash) === salt ? keyMatches(key, user.passwordHash) : await verifyPassword(body.password, user.passwordHash));
+    if (!user || !valid) {
+      if (user) await recordFailure(user.id);
+      throw new InvalidCredentials();
+    }
+    // Told only to whoever knows the password (contract section 15: suspended until unsuspended).
+    if (user.suspendedAt) throw new Forbidden('This account is suspended.');
+    return user;
+  };
+  // Every refusal waits for the edge lists' reads too: nothing of the request runs past its
+  // answer. A check that passed found the account, so its edges were read (not undefined).
+  const [user, edges] = await allSettled([check(), edgesRead]);
   // The new session and the record of the login, in one transaction.
   const session = newSession(user, userAgentOf(headers['user-agent'] ?? event.requestContext?.http?.userAgent));
-  const [edges] = await Promise.all([
-    edgesRead,
+  await allSettled([
     // A claim without the hash's salt (written before claims kept it, or left behind by a race)
-    // takes it now, so the next login hashes early.
-    saltOf(user.passwordHash) === salt ? undefined : saltClaim(claim, user.id, user.passwordHash),
+    // takes it now, unless it changed since it was read, so the next login hashes early.
+    saltOf(user.passwordHash) === salt ? undefined : saltClaim(claim, user.id, user.passwordHash, { seen: seenSalt }),
     transact([
       sessionPut(session.item),
       logItem(trace, {
@@ -82,6 +87,6 @@ export const handler = http({ auth: false, body: loginBody }, async ({ body, tra
     ]),
   ]);
   return {
-    body: { message: 'Login successful', ...(await issue(session.item, session.refreshToken)), user: toBaseUser(user, edges, true) },
+    body: { message: 'Login successful', ...(await issue(session.item, session.refreshToken)), user: toBaseUser(user, edges!, true) },
   };
 });

@@ -62,20 +62,25 @@ export async function saltClaims(user: Pick<UserItem, 'id' | 'username' | 'email
  * the salt only spares logins a round trip, and a claim without it is still checked right
  * (a login also gives it to a claim written before the salt was kept, functions/auth/login.ts).
  */
-export async function saltClaim(key: { PK: string; SK: string }, userId: string, passwordHash: string): Promise<void> {
+export async function saltClaim(key: { PK: string; SK: string }, userId: string, passwordHash: string, opts: { seen?: unknown } = {}): Promise<void> {
   const salt = saltOf(passwordHash);
   if (!salt) return;
+  // `seen`: a login's repair applies only to the salt it read (none, or a stale one), never over
+  // the one a password change has written since.
+  const repair = 'seen' in opts;
   try {
     await db.send(new UpdateCommand({
       TableName: TABLE,
       Key: key,
       UpdateExpression: 'SET salt = :salt',
-      ConditionExpression: 'userId = :me',
-      ExpressionAttributeValues: { ':salt': salt, ':me': userId },
+      ConditionExpression: `userId = :me${repair ? (typeof opts.seen === 'string' ? ' AND salt = :seen' : ' AND attribute_not_exists(salt)') : ''}`,
+      ExpressionAttributeValues: { ':salt': salt, ':me': userId, ...(repair && typeof opts.seen === 'string' ? { ':seen': opts.seen } : {}) },
     }));
   } catch (err) {
-    // Another account's claim now (or none): nothing of this account's to update.
-    if ((err as Error).name !== 'ConditionalCheckFailedException') logger.warn('claim_salt_failed', { PK: key.PK, message: (err as Error).message });
+    // Another account's claim now (or none), or a salt written since: nothing to update.
+    if ((err as Error).name !== 'ConditionalCheckFailedException') {
+      logger.warn('claim_salt_failed', { userId, claim: key.PK.split('#')[0], message: (err as Error).message });
+    }
   }
 }
 

@@ -13,6 +13,8 @@ import { hashPassword, saltOf } from '../../lib/auth/password';
 import { handler as login } from '../../functions/auth/login';
 import { handler as password } from '../../functions/auth/password';
 import { handler as edit } from '../../functions/users/edit';
+import { saltClaim } from '../../lib/users/write';
+import { MAX_FAILURES } from '../../lib/auth/login-guard';
 // The module object itself, whose scrypt lib/auth/password.ts calls.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const nodeCrypto: typeof import('node:crypto') = require('node:crypto');
@@ -112,6 +114,60 @@ describe('the claims carry the hash\'s salt', () => {
     expect(await events(u.id, async () => { status = (await loggingIn(u.email, newPassword)).status; })).toEqual(['scrypt', 'user read']);
     expect(status).toBe(200);
     expect((await loggingIn(u.email, u.password)).status).toBe(401);
+  });
+
+  it('a locked account with a salted claim: one computation, then 429; an unknown account: one, then 401', async () => {
+    const u = await makeUser();
+    for (let i = 0; i < MAX_FAILURES; i++) expect((await loggingIn(u.username, 'wrong password')).status).toBe(401);
+    let status = 0;
+    expect(await events(u.id, async () => { status = (await loggingIn(u.username, u.password)).status; })).toEqual(['scrypt', 'user read']);
+    expect(status).toBe(429);
+    expect(await events(u.id, async () => { status = (await loggingIn(uniq('nobody'), u.password)).status; })).toEqual(['scrypt']);
+    expect(status).toBe(401);
+  });
+
+  it('a claim salt that cannot be used (bad parameters) is checked after the read and repaired by the good login', async () => {
+    const u = await makeUser();
+    await db.send(new UpdateCommand({ TableName: TABLE, Key: keys.email(u.email), UpdateExpression: 'SET salt = :s', ExpressionAttributeValues: { ':s': 'scrypt$3$8$1$AAAA' } }));
+    expect((await loggingIn(u.email, u.password)).status).toBe(200);
+    expect((await getItem(keys.email(u.email)))!.salt).toBe(saltOf((await getItem(keys.user(u.id)))!.passwordHash));
+  });
+
+  it('a login\'s repair never writes over a salt that changed since it read the claim', async () => {
+    const u = await makeUser();
+    const hash = String((await getItem(keys.user(u.id)))!.passwordHash);
+    const newer = saltOf(await hashPassword('a password set meanwhile'))!;
+    await db.send(new UpdateCommand({ TableName: TABLE, Key: keys.username(u.username), UpdateExpression: 'SET salt = :s', ExpressionAttributeValues: { ':s': newer } }));
+    // The login read no salt (or another one): the claim now holds one it did not see.
+    await saltClaim(keys.username(u.username), u.id, hash, { seen: undefined });
+    await saltClaim(keys.username(u.username), u.id, hash, { seen: 'scrypt$16384$8$1$c2VlbiBiZWZvcmU=' });
+    expect((await getItem(keys.username(u.username)))!.salt).toBe(newer);
+    // What it did see is replaced; another account's claim never is.
+    await saltClaim(keys.username(u.username), u.id, hash, { seen: newer });
+    expect((await getItem(keys.username(u.username)))!.salt).toBe(saltOf(hash));
+    const other = await makeUser();
+    await saltClaim(keys.username(other.username), u.id, hash);
+    expect((await getItem(keys.username(other.username)))!.salt).toBe(saltOf(String((await getItem(keys.user(other.id)))!.passwordHash)));
+  });
+
+  it('a failed update of the claims does not fail a password change', async () => {
+    const u = await makeUser();
+    const send = db.send.bind(db);
+    const spy = jest.spyOn(db, 'send').mockImplementation(((command: { constructor: { name: string }; input: { Key?: { SK?: string } } }, ...rest: unknown[]) => {
+      if (command.constructor.name === 'UpdateCommand' && command.input.Key?.SK === 'CLAIM') return Promise.reject(Object.assign(new Error('throttled'), { name: 'ThrottlingException' }));
+      return (send as (...a: unknown[]) => Promise<unknown>)(command, ...rest);
+    }) as typeof db.send);
+    let status = 0;
+    try {
+      status = (await call(password, 'POST /auth/password', { token: u.token, body: { currentPassword: u.password, newPassword: 'changed despite it' } })).status;
+    } finally {
+      spy.mockRestore();
+    }
+    expect(status).toBe(200);
+    // The claims kept the old salt: the next good login checks after its read and repairs them.
+    expect((await getItem(keys.username(u.username)))!.salt).not.toBe(saltOf((await getItem(keys.user(u.id)))!.passwordHash));
+    expect((await loggingIn(u.username, 'changed despite it')).status).toBe(200);
+    expect((await getItem(keys.username(u.username)))!.salt).toBe(saltOf((await getItem(keys.user(u.id)))!.passwordHash));
   });
 
   it('a username change moves the salt to the new claim', async () => {
