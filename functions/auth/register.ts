@@ -5,6 +5,7 @@ import { issue, newSession, sessionPut, userAgentOf } from '../../lib/auth/sessi
 import { refuseClaimed, registerUser } from '../../lib/users/write';
 import { toBaseUser } from '../../lib/users/model';
 import * as f from '../../lib/users/fields';
+import { allSettled } from '../../lib/settle';
 
 export const registerBody = z.strictObject({
   name: f.name(),
@@ -19,12 +20,10 @@ export const handler = http({ auth: false, body: registerBody }, async ({ body, 
   // connection opens meanwhile. A taken username or e-mail is a 409 without the transaction,
   // after the hash all the same: work left in the thread pool would run on into the next
   // invocation (Lambda freezes the process once the answer is sent).
-  const [claims, hashed] = await Promise.allSettled([refuseClaimed(profile.username, profile.email), hashPassword(password)]);
-  if (claims.status === 'rejected') throw claims.reason;
-  if (hashed.status === 'rejected') throw hashed.reason;
+  const [, passwordHash] = await allSettled([refuseClaimed(profile.username, profile.email), hashPassword(password)]);
   let session: ReturnType<typeof newSession> | undefined;
   // The first session is put in the registration's own transaction.
-  const user = await registerUser({ ...profile, passwordHash: hashed.value }, trace, { body }, (u) => {
+  const user = await registerUser({ ...profile, passwordHash }, trace, { body }, (u) => {
     session = newSession(u, userAgentOf(headers['user-agent'] ?? event.requestContext?.http?.userAgent));
     return [sessionPut(session.item)];
   });

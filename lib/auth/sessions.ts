@@ -432,9 +432,9 @@ export async function endAllSessions(user: EpochHolder, trace: TraceContext, ent
   await transact([...items, ...(opts.extra ?? []), logItem(trace, entry)]);
   // The change is made: the items are refused from now on, and a failure to delete them must
   // not turn it into an error (the TTL removes what is left).
-  const purge = opts.purge === 'swept' ? undefined : opts.purge
-    ? deleteSessions(opts.purge.filter((s) => s.id !== opts.except && s.epoch < next))
-    : purgeEnded(user.id, next);
+  let purge: Promise<void> | undefined;
+  if (opts.purge === undefined) purge = purgeEnded(user.id, next);
+  else if (opts.purge !== 'swept') purge = deleteSessions(opts.purge.filter((s) => s.id !== opts.except && s.epoch < next));
   await Promise.all([
     purge?.catch((err: Error) => logger.error('session_cleanup_failed', { userId: user.id, message: err.message })),
     opts.afterCommit?.().catch((err: Error) => logger.error('after_sessions_ended_failed', { userId: user.id, message: err.message })),

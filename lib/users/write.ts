@@ -65,17 +65,18 @@ export async function saltClaims(user: Pick<UserItem, 'id' | 'username' | 'email
 export async function saltClaim(key: { PK: string; SK: string }, userId: string, passwordHash: string, opts: { seen?: unknown } = {}): Promise<void> {
   const salt = saltOf(passwordHash);
   if (!salt) return;
+  let condition = 'userId = :me';
+  const values: Record<string, unknown> = { ':salt': salt, ':me': userId };
   // `seen`: a login's repair applies only to the salt it read (none, or a stale one), never over
   // the one a password change has written since.
-  const repair = 'seen' in opts;
+  if ('seen' in opts && typeof opts.seen === 'string') {
+    condition += ' AND salt = :seen';
+    values[':seen'] = opts.seen;
+  } else if ('seen' in opts) {
+    condition += ' AND attribute_not_exists(salt)';
+  }
   try {
-    await db.send(new UpdateCommand({
-      TableName: TABLE,
-      Key: key,
-      UpdateExpression: 'SET salt = :salt',
-      ConditionExpression: `userId = :me${repair ? (typeof opts.seen === 'string' ? ' AND salt = :seen' : ' AND attribute_not_exists(salt)') : ''}`,
-      ExpressionAttributeValues: { ':salt': salt, ':me': userId, ...(repair && typeof opts.seen === 'string' ? { ':seen': opts.seen } : {}) },
-    }));
+    await db.send(new UpdateCommand({ TableName: TABLE, Key: key, UpdateExpression: 'SET salt = :salt', ConditionExpression: condition, ExpressionAttributeValues: values }));
   } catch (err) {
     // Another account's claim now (or none), or a salt written since: nothing to update.
     if ((err as Error).name !== 'ConditionalCheckFailedException') {
