@@ -3,6 +3,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config';
+import { SharedContextAgent } from './agent';
 import { logCalls } from './metrics';
 import { logger } from '../log';
 
@@ -15,7 +16,7 @@ const local = config.dynamodbEndpoint
 // requests behind it when a test process (or the benchmark) runs many handlers at once.
 export const dynamo = new DynamoDBClient({
   region: config.region, maxAttempts: 4, ...local,
-  requestHandler: { httpAgent: { keepAlive: true, maxSockets: 256 }, httpsAgent: { keepAlive: true, maxSockets: 256 } },
+  requestHandler: { httpAgent: { keepAlive: true, maxSockets: 256 }, httpsAgent: new SharedContextAgent({ keepAlive: true, maxSockets: 256 }) },
 });
 // The SDK's logger middleware copies every input and output through its sensitive-data
 // filter for the logger, even the default one that logs nothing. We give it no logger (our
