@@ -15,8 +15,9 @@ import type { Duplex } from 'node:stream';
 export class SharedContextAgent extends Agent {
   #context?: SecureContext;
 
-  override createConnection(options: Parameters<Agent['createConnection']>[0], callback?: (err: Error | null, socket: Duplex) => void): ReturnType<Agent['createConnection']> {
-    this.#context ??= createSecureContext();
-    return super.createConnection({ ...options, secureContext: this.#context } as AgentOptions, callback);
+  // `options` is the agent's own copy for this connection (Node spreads it anew for each).
+  override createConnection(options: AgentOptions, callback?: (err: Error | null, socket: Duplex) => void): ReturnType<Agent['createConnection']> {
+    options.secureContext = this.#context ??= createSecureContext();
+    return super.createConnection(options, callback);
   }
 }

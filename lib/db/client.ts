@@ -14,9 +14,10 @@ const local = config.dynamodbEndpoint
 // Sockets: a Lambda serves one request at a time, but one request sends its BatchGet chunks,
 // Queries and a stream step's BatchWrites side by side; the SDK's default pool of 50 queued
 // requests behind it when a test process (or the benchmark) runs many handlers at once.
+const sockets = { keepAlive: true, maxSockets: 256 };
 export const dynamo = new DynamoDBClient({
   region: config.region, maxAttempts: 4, ...local,
-  requestHandler: { httpAgent: { keepAlive: true, maxSockets: 256 }, httpsAgent: new SharedContextAgent({ keepAlive: true, maxSockets: 256 }) },
+  requestHandler: { httpAgent: sockets, httpsAgent: new SharedContextAgent(sockets) },
 });
 // The SDK's logger middleware copies every input and output through its sensitive-data
 // filter for the logger, even the default one that logs nothing. We give it no logger (our

@@ -7,6 +7,7 @@ import { logger } from '../log';
 import { writeLog } from '../audit/records';
 import { authenticate } from './auth';
 import { state, type Middleware, type MiddyRequest } from './state';
+import { toResponse } from './response';
 
 /** middy's own HttpErrors (JSON parser) and anything else, as one of ours. */
 export function toApiError(err: unknown): ApiError {
@@ -21,16 +22,12 @@ export function toApiError(err: unknown): ApiError {
 }
 
 function envelope(err: ApiError): APIGatewayProxyStructuredResultV2 {
-  return {
-    statusCode: err.status,
-    headers: { 'Content-Type': 'application/json; charset=utf-8', ...err.headers },
-    body: JSON.stringify({
-      success: false,
-      message: err.message,
-      code: err.code,
-      ...(err.details ? { details: err.details } : {}),
-    }),
-  };
+  return toResponse({
+    status: err.status,
+    headers: err.headers,
+    raw: true,
+    body: { success: false, message: err.message, code: err.code, ...(err.details ? { details: err.details } : {}) },
+  });
 }
 
 /** Who made the request, when the token is valid, even if the request failed before auth ran. */

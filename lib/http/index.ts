@@ -18,6 +18,7 @@ import { requestLog } from './request-log';
 import { scrubHidden } from '../graph/hidden';
 import { state, type Middleware, type MiddyRequest } from './state';
 import type { ApiReply, ApiRequest, Caller } from './request';
+import { toResponse } from './response';
 
 export type { ApiReply, ApiRequest } from './request';
 
@@ -100,12 +101,4 @@ export function http<P extends z.ZodMiniType, Q extends z.ZodMiniType, B extends
   const scoped = (event: APIGatewayProxyEventV2, context: Context) => withLogScope(() => handler(event, context));
   // The schemas travel with the handler, so the OpenAPI document is made from them.
   return Object.assign(scoped, { spec });
-}
-
-export function toResponse(reply: ApiReply): APIGatewayProxyStructuredResultV2 {
-  return {
-    statusCode: reply.status ?? 200,
-    headers: { 'Content-Type': 'application/json; charset=utf-8', ...reply.headers },
-    body: JSON.stringify(reply.raw ? reply.body : { success: true, ...reply.body }),
-  };
 }
