@@ -53,10 +53,10 @@ export const handler = http({ auth: false, body: loginBody }, async ({ body, tra
       early,
     ]);
     assertNotLocked(guard);
-    // Unknown account or wrong password: the same scrypt work, the same answer.
-    const valid = key === undefined
-      ? await verifyPassword(body.password, user?.passwordHash ?? DUMMY_HASH)
-      : user !== undefined && (saltOf(user.passwordHash) === salt ? keyMatches(key, user.passwordHash) : await verifyPassword(body.password, user.passwordHash));
+    // Unknown account or wrong password: the same scrypt work, the same answer. The early key
+    // serves only a hash of the salt it was derived with; any other is hashed now.
+    const stored = user?.passwordHash ?? DUMMY_HASH;
+    const valid = key !== undefined && saltOf(stored) === salt ? keyMatches(key, stored) : await verifyPassword(body.password, stored);
     if (!user || !valid) {
       if (user) await recordFailure(user.id);
       throw new InvalidCredentials();
