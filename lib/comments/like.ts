@@ -1,22 +1,20 @@
 // Likes of a comment: a conditional like edge and the comment's likesCount in one
 // transaction with the trace record. Liking twice or unliking what is not liked is an
 // idempotent no-op: 200, nothing changed, and a record of its own.
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { db, TABLE } from '../db/client';
-import type { TxItem } from '../db/transact';
+import { TABLE } from '../db/client';
+import type { Counter, TxItem } from '../db/transact';
 import * as keys from '../keys';
 import { NotFound } from '../errors';
-import { recordChange } from '../audit/records';
+import { recordCountedChange } from '../audit/records';
 import { diffState } from '../audit/diff';
 import type { TraceContext } from '../audit/context';
-import type { Thread } from './access';
+import type { Standpoint } from './access';
 
 interface Audit {
   trace: TraceContext;
   payload: Record<string, unknown>;
 }
 
-/** The like edge of a comment. */
 /** A comment's like edge; it names the comment's author and post, for its notification (lib/notifications). */
 export const commentLikeItem = (commentId: string, userId: string, createdAt: string, commentAuthor: string, postId: string) => ({
   ...keys.commentLike(commentId, userId),
@@ -29,37 +27,27 @@ const exists = (key: { PK: string; SK: string }): TxItem => ({
   op: { ConditionCheck: { TableName: TABLE, Key: key, ConditionExpression: 'attribute_exists(PK)' } },
   onConditionFailed: gone,
 });
-const moveLikes = (commentId: string, by: 1 | -1): TxItem => ({
-  op: {
-    Update: {
-      TableName: TABLE,
-      Key: keys.comment(commentId),
-      // likesV: the recent likers item beside the comment is stale until the stream catches up (lib/posts/recent-likers.ts).
-      UpdateExpression: 'ADD likesCount :by, likesV :one',
-      ConditionExpression: 'attribute_exists(PK)',
-      ExpressionAttributeValues: { ':by': by, ':one': 1 },
-    },
-  },
-  onConditionFailed: gone,
+
+/**
+ * The comment's likesCount as the change moves it: conditioned on the count read with the
+ * comment, so the answer is that count plus or minus one, with no read after the write
+ * (lib/db/transact.ts countedChange).
+ */
+const likesCounter = (comment: Standpoint['comment'], delta: 1 | -1): Counter => ({
+  key: keys.comment(comment.id), field: 'likesCount', seen: comment.likesCount ?? 0, delta, onMissing: gone,
+  stamp: { field: 'likesCountAt', seen: comment.likesCountAt },
+  // The recent likers item beside the comment is stale until the stream catches up (lib/posts/recent-likers.ts).
+  bump: 'likesV',
 });
 
-/** likesCount after the change (others' concurrent likes included). */
-async function likesCount(commentId: string): Promise<number> {
-  const res = await db.send(new GetCommand({
-    TableName: TABLE, Key: keys.comment(commentId), ConsistentRead: true, ProjectionExpression: 'likesCount',
-  }));
-  return Number(res.Item?.likesCount ?? 0);
-}
-
-export async function setLike(thread: Thread, userId: string, liked: boolean, audit: Audit): Promise<number> {
-  const { comment } = thread;
+/** likesCount right after the change (or as the change found it, for a repeat). */
+export async function setLike({ comment }: Standpoint, userId: string, liked: boolean, audit: Audit): Promise<number> {
   const entry = {
     type: liked ? 'COMMENT_LIKED' : 'COMMENT_UNLIKED',
     description: `User ${userId} ${liked ? 'liked' : 'unliked'} comment ${comment.id}.`,
     actorId: userId,
     payload: audit.payload,
   };
-  const edge = keys.commentLike(comment.id, userId);
   const createdAt = new Date().toISOString();
   const edgeItem: TxItem = liked
     ? {
@@ -71,16 +59,15 @@ export async function setLike(thread: Thread, userId: string, liked: boolean, au
         },
       },
     }
-    : { op: { Delete: { TableName: TABLE, Key: edge, ConditionExpression: 'attribute_exists(PK)' } } };
-  // Checks come first: a comment gone since it was read is a 404 even when the edge also fails.
+    : { op: { Delete: { TableName: TABLE, Key: keys.commentLike(comment.id, userId), ConditionExpression: 'attribute_exists(PK)' } } };
+  // What a like hangs on must still exist when it is written. Checks come first: a comment gone
+  // since it was read is a 404 even when the edge also fails (the count's step: countedChange).
   const guards: TxItem[] = liked
-    ? [
-      moveLikes(comment.id, 1),
-      // What the like hangs on must still exist when it is written.
-      exists(keys.post(comment.post)),
-      ...(comment.parentComment ? [exists(keys.comment(comment.parentComment))] : []),
-    ]
-    : [moveLikes(comment.id, -1)];
-  await recordChange(audit.trace, [...guards, edgeItem], edgeItem, { ...entry, diff: diffState({ isLiked: !liked }, { isLiked: liked }) }, `${entry.description} (no change)`);
-  return likesCount(comment.id);
+    ? [exists(keys.post(comment.post)), ...(comment.parentComment ? [exists(keys.comment(comment.parentComment))] : [])]
+    : [];
+  const { count } = await recordCountedChange(
+    audit.trace, (step) => [...guards, step, edgeItem], edgeItem, likesCounter(comment, liked ? 1 : -1),
+    { ...entry, diff: diffState({ isLiked: !liked }, { isLiked: liked }) }, `${entry.description} (no change)`,
+  );
+  return count;
 }

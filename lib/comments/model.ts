@@ -20,6 +20,8 @@ export interface CommentItem {
   likesCount: number;
   /** Moved by every like and unlike: the recent likers item beside the comment is current while its v equals this (lib/posts/recent-likers.ts). */
   likesV?: number;
+  /** When likesCount last moved (epoch ms): a comment liked within the last second is hot (lib/db/transact.ts countedChange). */
+  likesCountAt?: number;
   createdAt: string;
   updatedAt: string;
   /** Author of the post: block checks without waiting for the post. */

@@ -108,6 +108,21 @@ describe('benchmark scenario', () => {
     expect(result).toMatchObject({ status: 'ok', dbCalls: 3, dbRoundTrips: 2 });
   });
 
+  it('measures POST /comments/like/{comment_id} in two round trips after the caller\'s read: one BatchGet for the thread, the count from the write', async () => {
+    const fn = discoverFunctions(root).find((f: { route: string }) => f.route === 'POST /comments/like/{comment_id}');
+    const { handler } = require('../../functions/comments/like');
+    const scenario = scenarios.find((s: { route: string }) => s.route === 'POST /comments/like/{comment_id}');
+    const ctx = scenarioContext(ds, { signToken: lib.signToken, runTag: 't' });
+    const raw = localClient();
+    const result = await runScenario({ scenario, handler, routeKey: fn.route, ctx, warmup: 1, iterations: 3, rawClient: raw });
+    raw.destroy();
+    expect(result.message).toBeUndefined();
+    // 4: the caller's user item and the comment (2 GetItems at once); one BatchGet of the post's
+    // (and parent's) key with the relation keys of the thread's authors; one TransactWriteItems
+    // conditioned on the count read with the comment: no read after the write.
+    expect(result).toMatchObject({ status: 'ok', dbCalls: 4, dbRoundTrips: 3 });
+  });
+
   it('prices a read\'s floor from its own answer', () => {
     const feed = scenarios.find((s: { route: string }) => s.route === 'GET /posts/feed');
     // The caller (1), the page of entries (0.5), 3 posts and their 2 authors (0.5 each).

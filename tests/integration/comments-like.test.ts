@@ -4,7 +4,7 @@ import { comment, reply, created, like, unlike, remove, commentItem, gsi1, trace
 import { getItem } from '../support/db';
 import * as keys from '../../lib/keys';
 import { newId } from '../../lib/ids';
-import { loadThread } from '../../lib/comments/access';
+import { loadStandpoint } from '../../lib/comments/access';
 import { setLike } from '../../lib/comments/like';
 import { readTrace } from '../../lib/http/trace';
 
@@ -61,7 +61,7 @@ describe('POST /comments/like and /comments/unlike', () => {
     const c = created(await comment(author!, post.id, 'x'));
     expect((await like(a!, c._id)).status).toBe(200);
     // Read as the handler reads it, then the comment goes (its like edge waits for the worker).
-    const stale = await loadThread(a!.id, c._id);
+    const stale = await loadStandpoint(a!.id, c._id);
     expect((await remove(author!, c._id)).status).toBe(200);
     const { trace } = readTrace({});
     for (const liked of [true, false]) {
