@@ -33,6 +33,7 @@ import { benchNotifications, notificationsTable } from './bench/notifications.mj
 import { benchHotPost, hotPostTable } from './bench/hot-post.mjs';
 import { settleAfterWrite, settleFeeds, settleRecentIds, settleRecentLikers } from './bench/settle.mjs';
 import { makeCertificate, startTlsProxy } from './bench/tls.mjs';
+import { coldStartNodeArgs, deployedNodeFlags } from './bench/node-flags.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const require = createRequire(import.meta.url);
@@ -147,11 +148,14 @@ try {
     result.initMode = opts.tls ? 'tls' : 'http';
   };
   const coldStarts = async (ds, env) => {
+    result.initNodeFlags = deployedNodeFlags();
     const coldStart = (outfile, exportName, event) => {
       const file = join(work, 'event.json');
       writeFileSync(file, JSON.stringify(event));
-      // BENCH_INIT_NODE_ARGS: Node options for the cold-start processes (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to see where a cold start goes).
-      const nodeArgs = (process.env.BENCH_INIT_NODE_ARGS ?? '').split(' ').filter(Boolean);
+      // The flags a deployed function's runtime starts with (resources/node-flags/node-flags), for
+      // the baseline and every bundle alike; then BENCH_INIT_NODE_ARGS, Node options of this run's
+      // own (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to see where a cold start goes).
+      const nodeArgs = coldStartNodeArgs(process.env.BENCH_INIT_NODE_ARGS);
       const out = execFileSync(process.execPath, [...nodeArgs, join(root, 'scripts/bench/init-child.mjs'), outfile, exportName, file], { env, encoding: 'utf8' });
       return JSON.parse(out.trim().split('\n').pop());
     };

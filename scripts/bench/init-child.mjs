@@ -1,5 +1,5 @@
 // One cold start: a fresh Node process loads a bundle and serves one request.
-// argv: <bundle> <export> <event.json>. Prints { requireMs, firstMs, initMs, status, requests, undici }.
+// argv: <bundle> <export> <event.json>. Prints { requireMs, firstMs, initMs, status, requests, undici, execArgv }.
 // Nothing else is imported before the clock starts, so the bundle pays for its own modules.
 // `requests`: the HTTP requests the first answer sent (here all DynamoDB's), counted on Node's
 // own diagnostics channel, which loads nothing: a cold request that sends more than its warm
@@ -28,5 +28,6 @@ const t2 = performance.now();
 // Whether the process loaded Node's bundled undici: an http:// endpoint makes the SDK's first
 // request load it, an https one does not (scripts/bench/tls.mjs).
 const undici = process.moduleLoadList.some((m) => m.includes('undici/undici'));
-process.stdout.write(`\n${JSON.stringify({ requireMs: t1 - t0, firstMs: t2 - t1, initMs: t2 - t0, status: res?.statusCode, requests, undici })}\n`);
+// execArgv: the Node options it ran with (the deployed flags first: scripts/bench/node-flags.mjs).
+process.stdout.write(`\n${JSON.stringify({ requireMs: t1 - t0, firstMs: t2 - t1, initMs: t2 - t0, status: res?.statusCode, requests, undici, execArgv: process.execArgv })}\n`);
 process.exit(0);

@@ -124,7 +124,7 @@ export function checks(result, scenarios) {
       const slowRequire = over('requireMs', 1.25);
       const slowFirst = over('firstMs', 2);
       line(!slowRequire.length, `(d) requireMs <= 1.25x baseline (${fmt(b.requireMs)} ms)${slowRequire.length ? `: ${slowRequire.join(', ')}` : ''}`);
-      line(!slowFirst.length, `(d) first answer, cold, <= 2x baseline (${fmt(b.firstMs)} ms${result.initMode === 'tls' ? ', over TLS' : ''})${slowFirst.length ? `: ${slowFirst.join(', ')}` : ''}`);
+      line(!slowFirst.length, `(d) first answer, cold, <= 2x baseline (${fmt(b.firstMs)} ms${result.initMode === 'tls' ? ', over TLS' : ''}${result.initNodeFlags?.length ? `, node ${result.initNodeFlags.join(' ')}` : ''})${slowFirst.length ? `: ${slowFirst.join(', ')}` : ''}`);
     }
   } else line(null, '(d) bundles not measured');
 

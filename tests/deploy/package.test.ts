@@ -242,6 +242,26 @@ it('packages the prod stage offline into a template with all of it', () => {
   expect(sweeperConfig[1].Properties.MaximumRetryAttempts).toBe(0);
 });
 
+describe('node flags: every function\'s runtime starts through resources/node-flags/node-flags', () => {
+  const JSZip = require(require.resolve('jszip', { paths: [join(ROOT, 'node_modules/serverless')] })); // eslint-disable-line @typescript-eslint/no-require-imports
+  const WRAPPER = 'resources/node-flags/node-flags';
+
+  it('sets AWS_LAMBDA_EXEC_WRAPPER to the wrapper in every function\'s zip, executable and as written', async () => {
+    const lambdas = ofType('AWS::Lambda::Function');
+    expect(lambdas.length).toBe(functionNames().length);
+    for (const [id, fn] of lambdas) {
+      expect({ id, wrapper: fn.Properties.Environment?.Variables?.AWS_LAMBDA_EXEC_WRAPPER }).toEqual({ id, wrapper: `/var/task/${WRAPPER}` });
+    }
+    const written = readFileSync(join(ROOT, WRAPPER), 'utf8');
+    for (const fn of functionNames()) {
+      const entry = (await JSZip.loadAsync(readFileSync(join(dir, 'out', `${fn}.zip`)))).files[WRAPPER];
+      // A missing or non-executable wrapper stops the runtime from starting: every invocation fails.
+      expect({ fn, found: !!entry, mode: ((entry?.unixPermissions ?? 0) as number) & 0o777 }).toEqual({ fn, found: true, mode: 0o755 });
+      expect((await entry.async('nodebuffer')).toString('utf8')).toBe(written);
+    }
+  });
+});
+
 describe('media storage (contract section 12)', () => {
   // serverless's own zip library, as resources/sharp-package.js uses it.
   const JSZip = require(require.resolve('jszip', { paths: [join(ROOT, 'node_modules/serverless')] })); // eslint-disable-line @typescript-eslint/no-require-imports

@@ -183,13 +183,17 @@ describe('benchmark bundles', () => {
       expect(proxy.endpoint).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
       const event = join(out, 'event.json');
       writeFileSync(event, JSON.stringify(apiEvent('GET /baseline')));
+      // As scripts/bench.mjs starts it: with the deployed runtime's flags (resources/node-flags/node-flags).
+      const { coldStartNodeArgs, deployedNodeFlags } = require('../../scripts/bench/node-flags.mjs');
       const coldStart = (env: Record<string, string>) => JSON.parse(execFileSync(join(root, 'node_modules/node/bin/node'),
-        [join(root, 'scripts/bench/init-child.mjs'), base.outfile, 'handler', event],
+        [...coldStartNodeArgs(''), join(root, 'scripts/bench/init-child.mjs'), base.outfile, 'handler', event],
         { env: { ...process.env, TABLE_NAME: TABLE, ...env }, encoding: 'utf8' }).trim().split('\n').pop()!);
       const overHttp = coldStart({ DYNAMODB_ENDPOINT: endpoint });
       const overTls = coldStart({ DYNAMODB_ENDPOINT: proxy.endpoint, NODE_EXTRA_CA_CERTS: cert.cert });
       expect(overHttp).toMatchObject({ status: 200, requests: 1, undici: true });
       expect(overTls).toMatchObject({ status: 200, requests: 1, undici: false });
+      expect(overTls.execArgv).toEqual(deployedNodeFlags());
+      expect(overTls.execArgv).toContain('--no-lazy-feedback-allocation');
     } finally {
       proxy.stop();
     }
