@@ -16,7 +16,8 @@
 // and unpacked into .layers/sharp/node_modules, which is reused while the versions match.
 const { execFileSync } = require('node:child_process');
 const { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } = require('node:fs');
-const { dirname, isAbsolute, join, relative } = require('node:path');
+const { join, relative } = require('node:path');
+const { addToZip, afterPackaging } = require('./zip-artifacts');
 
 const PLATFORM = 'linux-arm64';
 const FUNCTIONS = ['mediaProcess'];
@@ -76,42 +77,21 @@ function* files(dir) {
   }
 }
 
-/** Adds node_modules/<sharp and its binaries> to the zip at `artifact`. */
-async function addToZip(serverlessDir, artifact, modulesDir) {
-  // serverless's own zip library (osls depends on jszip): no dependency of ours for it.
-  const JSZip = require(require.resolve('jszip', { paths: [serverlessDir] }));
-  const zip = await JSZip.loadAsync(readFileSync(artifact));
-  for (const file of files(modulesDir)) {
-    const name = `node_modules/${relative(modulesDir, file).split(/[\\/]/).join('/')}`;
-    zip.file(name, readFileSync(file), { unixPermissions: statSync(file).mode, date: new Date('2020-01-01T00:00:00Z') });
-  }
-  const out = await zip.generateAsync({ type: 'nodebuffer', platform: 'UNIX', compression: 'DEFLATE', compressionOptions: { level: 9 } });
-  writeFileSync(artifact, out);
-}
+/** node_modules/<sharp and its binaries>, as files for the zip (resources/zip-artifacts.js). */
+const zipEntries = (modulesDir) => [...files(modulesDir)].map((file) => ({
+  name: `node_modules/${relative(modulesDir, file).split(/[\\/]/).join('/')}`, data: readFileSync(file), mode: statSync(file).mode,
+}));
 
-class SharpPackage {
-  constructor(serverless) {
-    this.serverless = serverless;
-    this.hooks = {
-      'after:package:createDeploymentArtifacts': () => this.apply(),
-      'after:deploy:function:packageFunction': () => this.apply(),
-    };
+const SharpPackage = afterPackaging(async ({ serverless: sls, serviceDir, path }) => {
+  for (const name of FUNCTIONS) {
+    if (!sls.service.getAllFunctions().includes(name)) continue;
+    const artifact = sls.service.getFunction(name).package?.artifact;
+    // Packaged together (individually: false, the local stage): one zip for all functions would give every one sharp.
+    if (!artifact) throw new Error(`sharp: function "${name}" has no artifact of its own; package individually`);
+    const modules = buildSharpModules(serviceDir, (m) => sls.cli.log(m));
+    await addToZip(path(artifact), zipEntries(modules));
   }
-
-  async apply() {
-    const sls = this.serverless;
-    const serviceDir = sls.serviceDir ?? sls.config.servicePath;
-    const serverlessDir = dirname(require.resolve('serverless/package.json', { paths: [serviceDir] }));
-    for (const name of FUNCTIONS) {
-      if (!sls.service.getAllFunctions().includes(name)) continue;
-      const artifact = sls.service.getFunction(name).package?.artifact;
-      // Packaged together (individually: false, the local stage): one zip for all functions would give every one sharp.
-      if (!artifact) throw new Error(`sharp: function "${name}" has no artifact of its own; package individually`);
-      const modules = buildSharpModules(serviceDir, (m) => sls.cli.log(m));
-      await addToZip(serverlessDir, isAbsolute(artifact) ? artifact : join(serviceDir, artifact), modules);
-    }
-  }
-}
+});
 
 module.exports = SharpPackage;
 module.exports.buildSharpModules = buildSharpModules;

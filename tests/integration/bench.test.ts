@@ -75,16 +75,25 @@ describe('benchmark loader', () => {
 });
 
 describe('benchmark scenario', () => {
-  it('measures GET /users/{identifier} through the real handler: requests, round trips, capacity, bare time', async () => {
-    const fn = discoverFunctions(root).find((f: { route: string }) => f.route === 'GET /users/{identifier}');
-    expect(fn.file).toBe('functions/users/profile.ts');
-    const { handler } = require('../../functions/users/profile');
-    const scenario = scenarios.find((s: { route: string }) => s.route === 'GET /users/{identifier}');
+  /** One route's scenario through its function's handler (found by the bench's own discovery), 1 warm-up call and 3 measured. */
+  async function measure(route: string, file: string) {
+    const fn = discoverFunctions(root).find((f: { route: string }) => f.route === route);
+    expect(fn.file).toBe(file);
+    const { handler } = require(join(root, file));
+    const scenario = scenarios.find((s: { route: string }) => s.route === route);
     const ctx = scenarioContext(ds, { signToken: lib.signToken, runTag: 't' });
     const raw = localClient();
-    const result = await runScenario({ scenario, handler, routeKey: fn.route, ctx, warmup: 1, iterations: 3, rawClient: raw });
-    raw.destroy();
-    expect(result.message).toBeUndefined();
+    try {
+      const result = await runScenario({ scenario, handler, routeKey: fn.route, ctx, warmup: 1, iterations: 3, rawClient: raw });
+      expect(result.message).toBeUndefined();
+      return result;
+    } finally {
+      raw.destroy();
+    }
+  }
+
+  it('measures GET /users/{identifier} through the real handler: requests, round trips, capacity, bare time', async () => {
+    const result = await measure('GET /users/{identifier}', 'functions/users/profile.ts');
     // 7: the caller's user item (it says whether the session is live), claim, one BatchGet of the
     // target user and the relation, 2 edge Queries, and the caller's block lists (one Query of its
     // own partition) and the GONE partition (hidden ids).
@@ -95,28 +104,14 @@ describe('benchmark scenario', () => {
   });
 
   it('measures POST /posts/like/{post_id} in one round trip after the caller\'s read: the count comes from the write', async () => {
-    const fn = discoverFunctions(root).find((f: { route: string }) => f.route === 'POST /posts/like/{post_id}');
-    const { handler } = require('../../functions/posts/like');
-    const scenario = scenarios.find((s: { route: string }) => s.route === 'POST /posts/like/{post_id}');
-    const ctx = scenarioContext(ds, { signToken: lib.signToken, runTag: 't' });
-    const raw = localClient();
-    const result = await runScenario({ scenario, handler, routeKey: fn.route, ctx, warmup: 1, iterations: 3, rawClient: raw });
-    raw.destroy();
-    expect(result.message).toBeUndefined();
+    const result = await measure('POST /posts/like/{post_id}', 'functions/posts/like.ts');
     // 3: the caller's user item and the post (2 GetItems at once), then one TransactWriteItems
     // conditioned on the count read with the post: no read after the write.
     expect(result).toMatchObject({ status: 'ok', dbCalls: 3, dbRoundTrips: 2 });
   });
 
   it('measures POST /comments/like/{comment_id} in two round trips after the caller\'s read: one BatchGet for the thread, the count from the write', async () => {
-    const fn = discoverFunctions(root).find((f: { route: string }) => f.route === 'POST /comments/like/{comment_id}');
-    const { handler } = require('../../functions/comments/like');
-    const scenario = scenarios.find((s: { route: string }) => s.route === 'POST /comments/like/{comment_id}');
-    const ctx = scenarioContext(ds, { signToken: lib.signToken, runTag: 't' });
-    const raw = localClient();
-    const result = await runScenario({ scenario, handler, routeKey: fn.route, ctx, warmup: 1, iterations: 3, rawClient: raw });
-    raw.destroy();
-    expect(result.message).toBeUndefined();
+    const result = await measure('POST /comments/like/{comment_id}', 'functions/comments/like.ts');
     // 4: the caller's user item and the comment (2 GetItems at once); one BatchGet of the post's
     // (and parent's) key with the relation keys of the thread's authors; one TransactWriteItems
     // conditioned on the count read with the comment: no read after the write.

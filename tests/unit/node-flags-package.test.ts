@@ -40,7 +40,7 @@ describe('resources/node-flags-package.js', () => {
     chmodSync(join(dir, WRAPPER), 0o644);
     writeFileSync(join(dir, 'a.zip'), await zipOf({ 'functions/a.js': 'a' }));
     writeFileSync(join(dir, 'b.zip'), await zipOf({ 'functions/b.js': 'b', [WRAPPER]: 'stale' }));
-    await new NodeFlagsPackage(fakeServerless(dir, { a: 'a.zip', b: join(dir, 'b.zip') })).apply();
+    await new NodeFlagsPackage(fakeServerless(dir, { a: 'a.zip', b: join(dir, 'b.zip') })).hooks['after:package:createDeploymentArtifacts']();
     for (const [zip, own] of [['a.zip', 'functions/a.js'], ['b.zip', 'functions/b.js']] as const) {
       const files = (await JSZip.loadAsync(readFileSync(join(dir, zip)))).files;
       expect(Object.keys(files).filter((n) => !files[n].dir).sort()).toEqual([own, WRAPPER].sort());
@@ -54,7 +54,7 @@ describe('resources/node-flags-package.js', () => {
     mkdirSync(join(dir, 'resources/node-flags'), { recursive: true });
     copyFileSync(join(ROOT, WRAPPER), join(dir, WRAPPER));
     writeFileSync(join(dir, 'all.zip'), await zipOf({ 'functions/a.js': 'a' }));
-    await new NodeFlagsPackage(fakeServerless(dir, { a: undefined, b: undefined }, 'all.zip')).apply();
+    await new NodeFlagsPackage(fakeServerless(dir, { a: undefined, b: undefined }, 'all.zip')).hooks['after:package:createDeploymentArtifacts']();
     const files = (await JSZip.loadAsync(readFileSync(join(dir, 'all.zip')))).files;
     expect(files[WRAPPER].unixPermissions & 0o777).toBe(0o755);
   });
@@ -62,6 +62,6 @@ describe('resources/node-flags-package.js', () => {
   it('fails the packaging when the script is missing, rather than ship functions that cannot start', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'node-flags-package-'));
     writeFileSync(join(dir, 'a.zip'), await zipOf({ 'functions/a.js': 'a' }));
-    await expect(new NodeFlagsPackage(fakeServerless(dir, { a: 'a.zip' })).apply()).rejects.toThrow(/ENOENT/);
+    await expect(new NodeFlagsPackage(fakeServerless(dir, { a: 'a.zip' })).hooks['after:package:createDeploymentArtifacts']()).rejects.toThrow(/ENOENT/);
   });
 });
