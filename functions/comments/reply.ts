@@ -3,7 +3,7 @@ import { http, type ApiReply } from '../../lib/http';
 import { id } from '../../lib/fields';
 import { NotFound, ReplyDepthExceeded, ValidationError } from '../../lib/errors';
 import { idempotencyItem, idempotent } from '../../lib/http/idempotency';
-import { assertMayAct, resolveThread } from '../../lib/comments/access';
+import { assertMayAct, resolveStandpoint } from '../../lib/comments/access';
 import { commentText } from '../../lib/comments/fields';
 import { createReply } from '../../lib/comments/create';
 import { getComment, toComment, type CommentItem } from '../../lib/comments/model';
@@ -26,7 +26,7 @@ export const handler = http({ params, body, idempotent }, async (req) => {
   ]);
   // Existence and blocks first (404), then the shape of the request (400), then the caller's own blocks (403).
   const inThread = answered?.parentComment === params.comment_id ? [answered.author] : [];
-  const thread = await resolveThread(caller.userId, parent, inThread);
+  const thread = await resolveStandpoint(caller.userId, parent, inThread);
   if (thread.standing.hidden) throw new NotFound('comment');
   if (thread.comment.parentComment) throw new ReplyDepthExceeded();
   if (answers && answered?.parentComment !== thread.comment.id) {

@@ -2,8 +2,7 @@
 // its post and (for a reply) its parent all exist and none of their authors blocked the
 // caller; the caller may act on it (comment, reply, like) when, moreover, the caller
 // blocked none of them.
-import { getPost, type PostItem } from '../posts/model';
-import { readRelations, relationKeys, relations, type Relation } from '../graph/relations';
+import { readRelations, relationKeys, type Relation } from '../graph/relations';
 import { batchGet, itemKey } from '../db/batch';
 import * as keys from '../keys';
 import { Forbidden, NotFound } from '../errors';
@@ -27,49 +26,28 @@ export function assertMayAct(s: Standing, what: string): void {
   if (s.blocking) throw new Forbidden(`You blocked the author of this ${what}; unblock them to interact with it.`);
 }
 
-export interface Thread {
-  comment: CommentItem;
-  post: PostItem;
-  parent?: CommentItem;
-  standing: Standing;
-}
-
-/**
- * The records a comment stands on, with the caller's standing towards their authors: one
- * round trip after the comment itself (post, parent and block edges in parallel). `also`
- * names authors of other content the action touches (the reply a reply answers).
- * 404 when the comment, its post or its parent is gone.
- */
-export async function resolveThread(callerId: string, comment: CommentItem | undefined, also: string[] = []): Promise<Thread> {
-  if (!comment) throw new NotFound('comment');
-  const authors = [...chainAuthors(comment), ...also];
-  const [post, parent, rel] = await Promise.all([
-    getPost(comment.post),
-    comment.parentComment ? getComment(comment.parentComment) : undefined,
-    relations(callerId, authors),
-  ]);
-  if (!post || (comment.parentComment && !parent)) throw new NotFound('comment');
-  return { comment, post, parent, standing: standing(rel, authors) };
-}
-
-
+/** A comment and the caller's standing towards the authors it depends on. */
 export interface Standpoint {
   comment: CommentItem;
   standing: Standing;
 }
 
 /**
- * A comment and the caller's standing towards it, for an action that needs no more of its
- * post and parent than that they exist (a like, an unlike): one BatchGet after the comment
- * holds their keys beside the relation keys, where resolveThread sends three requests.
- * 404 when the comment, its post or its parent is gone.
+ * The caller's standing towards a comment, for the actions on it (like, unlike, reply,
+ * delete), which need no more of its post and parent than that they exist: one BatchGet after
+ * the comment holds their keys beside the relation keys of the authors (the comment names the
+ * post's and parent's authors). `also` names authors of other content the action touches (the
+ * reply a reply answers). 404 when the comment, its post or its parent is gone.
  */
-export async function loadStandpoint(callerId: string, commentId: string): Promise<Standpoint> {
-  const comment = await getComment(commentId);
+export async function resolveStandpoint(callerId: string, comment: CommentItem | undefined, also: string[] = []): Promise<Standpoint> {
   if (!comment) throw new NotFound('comment');
-  const authors = chainAuthors(comment);
+  const authors = [...chainAuthors(comment), ...also];
   const above = [keys.post(comment.post), ...(comment.parentComment ? [keys.comment(comment.parentComment)] : [])];
   const found = await batchGet([...above, ...relationKeys(callerId, authors)], { projection: 'createdAt' });
   if (above.some((k) => !found.has(itemKey(k)))) throw new NotFound('comment');
   return { comment, standing: standing(readRelations(callerId, authors, found), authors) };
+}
+
+export async function loadStandpoint(callerId: string, commentId: string): Promise<Standpoint> {
+  return resolveStandpoint(callerId, await getComment(commentId));
 }

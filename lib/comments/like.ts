@@ -9,6 +9,7 @@ import { recordCountedChange } from '../audit/records';
 import { diffState } from '../audit/diff';
 import type { TraceContext } from '../audit/context';
 import type { Standpoint } from './access';
+import type { CommentItem } from './model';
 
 interface Audit {
   trace: TraceContext;
@@ -33,7 +34,7 @@ const exists = (key: { PK: string; SK: string }): TxItem => ({
  * comment, so the answer is that count plus or minus one, with no read after the write
  * (lib/db/transact.ts countedChange).
  */
-const likesCounter = (comment: Standpoint['comment'], delta: 1 | -1): Counter => ({
+const likesCounter = (comment: CommentItem, delta: 1 | -1): Counter => ({
   key: keys.comment(comment.id), field: 'likesCount', seen: comment.likesCount ?? 0, delta, onMissing: gone,
   stamp: { field: 'likesCountAt', seen: comment.likesCountAt },
   // The recent likers item beside the comment is stale until the stream catches up (lib/posts/recent-likers.ts).

@@ -1,7 +1,7 @@
 // The V8 flags a deployed function's runtime starts with: the `flags='...'` line of the
 // wrapper Lambda starts it through (resources/node-flags/node-flags, AWS_LAMBDA_EXEC_WRAPPER in
 // serverless.yml). The benchmark starts its cold-start processes, the baseline's included, with
-// the same flags, so a cold start here is one of a deployed function.
+// the same flags (Node directly: the wrapper's own /bin/sh start is not measured).
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
