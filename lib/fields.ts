@@ -114,5 +114,5 @@ export const LIST_CURSOR_PATTERN = '^[0-9]{17}\\.[0-9A-HJKMNP-TV-Z]{26}$';
 export const listCursor = () =>
   z.string().check(
     z.regex(new RegExp(LIST_CURSOR_PATTERN), 'is not a valid cursor: pass the nextCursor of a previous page'),
-    z.meta({ description: 'opaque: the nextCursor of the previous page' }),
+    z.meta({ description: 'opaque: the nextCursor of the previous page (a position whose date never was, such as month 13, is a 400)' }),
   );

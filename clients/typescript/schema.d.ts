@@ -926,7 +926,7 @@ export interface components {
         ModerationReport: components["schemas"]["Report"] & {
             /** @description how many users reported the target while this report was open */
             reporters: number;
-            /** @description the post, comment or user as it is now (fields and counters; embedded id arrays empty), or null once gone */
+            /** @description the post, comment or user as it is now: its fields as every other route shows them, with its embedded id arrays (likes, followers, following) empty (they have their own list routes); null once gone */
             target: components["schemas"]["Post"] | components["schemas"]["Comment"] | components["schemas"]["User"] | null;
         };
         Notification: {
@@ -3158,7 +3158,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: REPORT_RESOLVED */
+            /** @description Conflict: REPORT_RESOLVED, OWNER_UNKNOWN */
             409: {
                 headers: {
                     "X-Trace-Id": components["headers"]["XTraceId"];

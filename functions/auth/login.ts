@@ -10,7 +10,8 @@ import { allSettled } from '../../lib/settle';
 import { issue, newSession, sessionPut, userAgentOf } from '../../lib/auth/sessions';
 import { assertNotLocked, readGuard, recordFailure } from '../../lib/auth/login-guard';
 import { Forbidden, InvalidCredentials } from '../../lib/errors';
-import { getUser, loadEdges, EMBED_LIMIT } from '../../lib/users/repo';
+import { getUser, EMBED_LIMIT } from '../../lib/users/repo';
+import { ownEdgesSeen } from '../../lib/graph/hidden';
 import { toBaseUser } from '../../lib/users/model';
 import { saltClaim } from '../../lib/users/write';
 import { logItem } from '../../lib/audit/records';
@@ -46,7 +47,7 @@ export const handler = http({ auth: false, body: loginBody }, async ({ body, tra
   const early = salt ? deriveKey(body.password, salt).catch(() => undefined) : undefined;
   // The edge lists of the answer are read while scrypt runs: they need only the id, and
   // waiting for the password check would put two more round trips on every login.
-  const edgesRead = userId ? loadEdges(userId, true, EMBED_LIMIT.single) : Promise.resolve(undefined);
+  const edgesRead = userId ? ownEdgesSeen(userId, EMBED_LIMIT.single) : Promise.resolve(undefined);
   const check = async () => {
     const [[user, guard], key] = await allSettled([
       userId ? allSettled([getUser(userId), readGuard(userId)]) : Promise.resolve([undefined, undefined] as const),

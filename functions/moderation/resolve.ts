@@ -4,7 +4,7 @@ import { id, text } from '../../lib/fields';
 import { transact } from '../../lib/db/transact';
 import { logItem } from '../../lib/audit/records';
 import { SelfAction, ValidationError } from '../../lib/errors';
-import { ACTIONS, assertModerator, openReportOf, resolution, resolved, toReport } from '../../lib/reports/reports';
+import { ACTIONS, OwnerUnknown, assertModerator, openReportOf, ownerIdOf, resolution, resolved, toReport } from '../../lib/reports/reports';
 import { ownerOf, targetRecord } from '../../lib/reports/targets';
 import { deletePost } from '../../lib/posts/write';
 import { deleteComment } from '../../lib/comments/delete';
@@ -33,9 +33,12 @@ export const handler = http({ params, body }, async ({ params, body, caller, tra
     diff: { before: { status: 'open' }, after: { status: 'resolved', action: body.action }, changes: ['status', 'action'] },
   });
   const target = body.action === 'dismiss' ? undefined : await targetRecord(report.targetType, report.targetId);
-  if (target && body.action === 'suspend') {
-    // A user target is its own owner, read already.
-    const owner = target.type === 'user' ? target.item : await getUser(ownerOf(target));
+  if (body.action === 'suspend') {
+    // The target's owner: a user target is its own, read already; a post or comment deleted
+    // since it was reported leaves its owner on the report.
+    const ownerId = target ? ownerOf(target) : ownerIdOf(report);
+    if (!ownerId) throw new OwnerUnknown(report.targetType);
+    const owner = target?.type === 'user' ? target.item : await getUser(ownerId);
     if (owner?.id === caller.userId) throw new SelfAction('You cannot suspend yourself.');
     // Not suspended again, nor a deleted account: the report is resolved alone.
     if (owner && !owner.suspendedAt && !owner.deletedAt) {

@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { http } from '../../lib/http';
 import { id, text } from '../../lib/fields';
 import { REASONS, TARGET_TYPES, fileReport, toReport } from '../../lib/reports/reports';
-import { reportable } from '../../lib/reports/targets';
+import { ownerOf, reportable } from '../../lib/reports/targets';
 
 export const body = z.strictObject({
   targetType: z.enum(TARGET_TYPES),
@@ -12,8 +12,8 @@ export const body = z.strictObject({
 });
 
 export const handler = http({ body }, async ({ body, caller, trace }) => {
-  await Promise.all([caller.user(), reportable(caller.userId, body.targetType, body.targetId)]);
-  const { report, created } = await fileReport(caller.userId, { type: body.targetType, id: body.targetId }, body.reason, body.note, trace, { body });
+  const [, target] = await Promise.all([caller.user(), reportable(caller.userId, body.targetType, body.targetId)]);
+  const { report, created } = await fileReport(caller.userId, { type: body.targetType, id: body.targetId, ownerId: ownerOf(target) }, body.reason, body.note, trace, { body });
   const reply = { body: { message: created ? 'Report filed' : 'Report recorded with the open report of this target', report: toReport(report) } };
   return created ? { status: 201, ...reply } : reply;
 });

@@ -2,18 +2,23 @@ import { http } from '../../lib/http';
 import { userListQuery } from '../../lib/fields';
 import { edgePage } from '../../lib/graph/lists';
 import { presentIds } from '../../lib/graph/present';
+import { visibleBlocks } from '../../lib/graph/hidden';
 
 export const query = userListQuery();
 
 export const handler = http({ query }, async ({ query, caller }) => {
-  const [me, page] = await Promise.all([caller.user(), edgePage('blocked', caller.userId, query.limit, query.cursor)]);
+  const [me, lists, page] = await Promise.all([caller.user(), caller.blockLists(), edgePage('blocked', caller.userId, query.limit, query.cursor)]);
+  // An account hidden from everyone (suspended, or deleted and not cleaned up yet) leaves this
+  // list too, and the total with it; unsuspended, it is back in both (contract sections 13, 15).
+  const gone = new Set(lists.gone);
+  const ids = page.ids.filter((id) => !gone.has(id));
   // Eventually consistent: a profile, not a permission (the page itself is the caller's own blocks).
-  const { users } = await presentIds(page.ids, caller.userId, { consistent: false });
+  const { users } = await presentIds(ids, caller.userId, { consistent: false });
   return {
     body: {
       message: 'Blocked users retrieved successfully',
-      data: page.ids.filter((id) => users.has(id)).map((id) => users.get(id)!),
-      count: me.blockedCount ?? 0,
+      data: ids.filter((id) => users.has(id)).map((id) => users.get(id)!),
+      count: Math.max(0, (me.blockedCount ?? 0) - (lists.blocked.length - visibleBlocks(lists).length)),
       pagination: page.pagination,
     },
   };

@@ -4,6 +4,7 @@ import { ValidationError } from '../../lib/errors';
 import { ConditionFailed } from '../../lib/db/transact';
 import { editProfile } from '../../lib/users/write';
 import { EMBED_LIMIT, getUser, loadEdges } from '../../lib/users/repo';
+import { ownAhead } from '../../lib/graph/hidden';
 import { toBaseUser } from '../../lib/users/model';
 import { Unauthorized } from '../../lib/errors';
 import * as f from '../../lib/users/fields';
@@ -36,7 +37,7 @@ export const handler = http({ body: editBody }, async ({ body, caller, trace, pa
   const changes = media ? { ...fields, image: media.variants!['320'] } : fields;
   if (media) await markObjectsUsed([media]);
   // An edit changes no edge: the edge lists of the answer are read alongside the update.
-  const edgesRead = loadEdges(caller.userId, true, EMBED_LIMIT.single);
+  const edgesRead = loadEdges(caller.userId, true, EMBED_LIMIT.single, ownAhead(caller));
   edgesRead.catch(() => undefined);
   let current = await caller.user();
   for (let attempt = 1; ; attempt++) {

@@ -6,6 +6,7 @@ import { EMBED_LIMIT, loadEdges, resolveUserId } from '../../lib/users/repo';
 import { counters, toBaseUser } from '../../lib/users/model';
 import { NO_RELATION } from '../../lib/graph/relations';
 import { userAndRelation } from '../../lib/graph/lookup';
+import { ownAhead } from '../../lib/graph/hidden';
 
 export const params = z.strictObject({ identifier: identifier() });
 
@@ -17,7 +18,7 @@ export const handler = http({ params }, async ({ params, caller }) => {
     // The caller's own item is already in flight from authentication; someone else's comes
     // with the caller's relation to them in one BatchGet.
     own ? caller.user().then((u) => ({ user: u, relation: NO_RELATION })) : userAndRelation(caller.userId, targetId),
-    loadEdges(targetId, own, EMBED_LIMIT.single, own ? { blocked: caller.blockLists().then((l) => l.blocked) } : {}),
+    loadEdges(targetId, own, EMBED_LIMIT.single, own ? ownAhead(caller) : {}),
   ]);
   // To someone they blocked, a user does not exist.
   if (!user || r.blocksCaller) throw new NotFound('user');

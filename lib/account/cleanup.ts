@@ -58,8 +58,6 @@ interface Sweep {
 const keyOf = (i: Item): Key => ({ PK: String(i.PK), SK: String(i.SK) });
 const deleteKeys = (items: Item[]) => batchWrite(items.map((i) => ({ DeleteRequest: { Key: keyOf(i) } })), { parallel: 8 });
 
-/** Block edges (whole items of either sweep) with their mirrors (keys.blockedBy). */
-const deleteBlocks = (items: Item[]) => deleteKeys(items.flatMap((i) => [i, keys.blockedBy(String(i.blockedId), String(i.blockerId))]));
 
 async function inParallel<T>(items: T[], run: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
@@ -127,6 +125,22 @@ async function removeCounted(pairs: Counted[]): Promise<void> {
       }
     }
   });
+}
+
+/**
+ * Block edges (whole items of either sweep) with their mirrors (keys.blockedBy). The mirrors go
+ * first: the edge is what a retried step finds again, so none is left behind. A block another
+ * user made of the account gives that user its blockedCount back, in the edge's own transaction
+ * (removeCounted: once, however often the step runs); the account's own blocks need no count,
+ * its item goes with the final job.
+ */
+async function deleteBlocks(items: Item[], p: AccountParams): Promise<void> {
+  await deleteKeys(items.map((i) => keys.blockedBy(String(i.blockedId), String(i.blockerId))));
+  const theirs = items.filter((i) => String(i.blockerId) !== p.userId);
+  await Promise.all([
+    deleteKeys(items.filter((i) => String(i.blockerId) === p.userId)),
+    removeCounted(theirs.map((i) => ({ edge: keyOf(i), counted: keys.user(String(i.blockerId)), field: 'blockedCount' }))),
+  ]);
 }
 
 /** Deleting what is gone already is done. */

@@ -9,8 +9,9 @@
 // every block filter hides it, with no second copy of them (lib/account/gone.ts).
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from '../db/client';
-import { edgeIds } from '../users/repo';
+import { edgeIds, loadEdges } from '../users/repo';
 import * as keys from '../keys';
+import type { UserEdges } from '../users/model';
 
 /** Beyond this many blocks in either direction the set is cut (documented in ARCHITECTURE.md). */
 export const HIDDEN_LIMIT = 10_000;
@@ -20,6 +21,12 @@ export interface BlockLists {
   blocked: string[];
   /** Who blocked the viewer, and every account hidden from everyone. */
   blockedBy: string[];
+  /**
+   * The accounts hidden from everyone (suspended, or deleted and not yet cleaned up), the viewer
+   * not among them: also in `blockedBy`. The viewer's own list of blocks leaves them out
+   * (visibleBlocks), as every other list does.
+   */
+  gone?: string[];
 }
 
 /** The GONE partition as this instance last read it whole: its version and its ids. */
@@ -133,7 +140,37 @@ export async function blockListsOf(viewerId: string, cap = 2 * HIDDEN_LIMIT): Pr
   const [blocked, blockedBy] = own
     ? [own.blocked, own.blockedBy]
     : await Promise.all([edgeIds('GSI1', keys.blocksOf(viewerId), HIDDEN_LIMIT), edgeIds('GSI2', keys.blockedByOf(viewerId), HIDDEN_LIMIT)]);
-  return { blocked, blockedBy: [...new Set([...blockedBy, ...gone.filter((id) => id !== viewerId)])] };
+  const hiddenFromAll = gone.filter((id) => id !== viewerId);
+  return { blocked, blockedBy: [...new Set([...blockedBy, ...hiddenFromAll])], gone: hiddenFromAll };
+}
+
+/**
+ * The viewer's blocks as the viewer sees them (its `blocked_users`, its blocked list): without
+ * the accounts hidden from everyone, which leave every list (contract sections 13 and 15) and
+ * come back to it when unsuspended.
+ */
+export function visibleBlocks(lists: BlockLists): string[] {
+  if (!lists.gone?.length) return lists.blocked;
+  const gone = new Set(lists.gone);
+  return lists.blocked.filter((id) => !gone.has(id));
+}
+
+/**
+ * What a caller's own object reads of its own block lists, which authentication reads on every
+ * GET: its blocks as it sees them (visibleBlocks) and who is hidden from it (its bookmarks of
+ * their posts are left out).
+ */
+export const ownAhead = (caller: { blockLists(): Promise<BlockLists>; hidden(): Promise<Set<string>> }) =>
+  ({ blocked: caller.blockLists().then(visibleBlocks), hidden: caller.hidden() });
+
+/**
+ * An account's own edges as it sees them, for an answer that did not read its block lists (a
+ * login): they are read beside the edges, and serve as ownAhead's do.
+ */
+export function ownEdgesSeen(userId: string, limit: number): Promise<UserEdges> {
+  const lists = blockListsOf(userId);
+  lists.catch(() => undefined);
+  return loadEdges(userId, true, limit, { blocked: lists.then(visibleBlocks), hidden: lists.then(hiddenIds) });
 }
 
 /** Ids of the users the viewer blocked or was blocked by. */
@@ -141,20 +178,24 @@ export const hiddenIds = ({ blocked, blockedBy }: BlockLists): Set<string> => ne
 
 /** The answer fields that embed user ids. `blocked_users` is not one: it lists the blocks themselves. */
 const EMBEDDED_USER_IDS = new Set(['followers', 'following', 'likes']);
+const NONE = new Set<string>();
 
-/** Removes hidden ids from every embedded id array of an answer, at any depth, in place. */
-export function scrubHidden(value: unknown, hidden: Set<string>): void {
+/**
+ * Removes hidden ids from every embedded id array of an answer, at any depth, in place; and
+ * from the viewer's own `blocked_users`, the accounts hidden from everyone (`gone`, a subset
+ * of `hidden`: visibleBlocks).
+ */
+export function scrubHidden(value: unknown, hidden: Set<string>, gone: Set<string> = NONE): void {
   if (hidden.size === 0 || value === null || typeof value !== 'object') return;
   if (Array.isArray(value)) {
-    for (const v of value) scrubHidden(v, hidden);
+    for (const v of value) scrubHidden(v, hidden, gone);
     return;
   }
   const obj = value as Record<string, unknown>;
   for (const [k, v] of Object.entries(obj)) {
-    if (EMBEDDED_USER_IDS.has(k) && Array.isArray(v) && v.every((x) => typeof x === 'string')) {
-      obj[k] = v.filter((id) => !hidden.has(id as string));
-    } else {
-      scrubHidden(v, hidden);
-    }
+    const ids = Array.isArray(v) && v.every((x) => typeof x === 'string') ? v as string[] : undefined;
+    if (ids && EMBEDDED_USER_IDS.has(k)) obj[k] = ids.filter((id) => !hidden.has(id));
+    else if (ids && k === 'blocked_users') obj[k] = gone.size ? ids.filter((id) => !gone.has(id)) : ids;
+    else scrubHidden(v, hidden, gone);
   }
 }

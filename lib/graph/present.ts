@@ -32,6 +32,11 @@ export interface PresentOptions {
   known?: Map<string, UserItem>;
   /** false: the user items (and `also`) eventually consistent, half the read units. */
   consistent?: boolean;
+  /**
+   * The users hidden from the viewer (lib/graph/hidden.ts hiddenIds): on its own object, their
+   * posts leave `bookmarks` (lib/users/repo.ts livePosts).
+   */
+  hidden?: Promise<Set<string>>;
 }
 
 export async function presentIds(ids: string[], viewerId: string, opts: PresentOptions = {}): Promise<Presented> {
@@ -42,18 +47,23 @@ export async function presentIds(ids: string[], viewerId: string, opts: PresentO
   // The viewer's own bookmarked posts go into the page's BatchGet (their liveness), when its
   // item's recent ids spare the edge Queries; otherwise its edges are read at once, beside it.
   const bookmarked = mine ? await opts.viewer!.bookmarks : [];
-  const own = onPage && !mine ? loadEdges(viewerId, true, limit, { bookmarks: opts.viewer?.bookmarks }) : undefined;
+  const own = onPage && !mine ? loadEdges(viewerId, true, limit, { bookmarks: opts.viewer?.bookmarks, blocked: opts.viewer?.blocked, hidden: opts.hidden }) : undefined;
   own?.catch(() => undefined);
   const found = await batchGet([
     ...unique.filter((id) => !opts.known?.has(id)).map((id) => keys.user(id)),
     ...(opts.also ?? []),
     ...bookmarked.map((id) => keys.post(id)),
   ], { consistent: opts.consistent });
+  const unseen = mine ? await opts.hidden : undefined;
+  const shown = (id: string) => {
+    const post = found.get(itemKey(keys.post(id))) as { author?: string } | undefined;
+    return post !== undefined && !unseen?.has(String(post.author));
+  };
   const ownEdges = async (): Promise<UserEdges> => (mine
     ? {
       followers: mine.followers.slice(0, limit),
       following: mine.following.slice(0, limit),
-      bookmarks: bookmarked.filter((id) => found.has(itemKey(keys.post(id)))).slice(0, limit),
+      bookmarks: bookmarked.filter(shown).slice(0, limit),
       blocked_users: (await opts.viewer!.blocked).slice(0, limit),
     }
     : own!);

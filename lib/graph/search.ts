@@ -67,6 +67,6 @@ export async function searchUsers(caller: Caller, query: string, limit: number):
   // Users on either side of a block with the caller (and hidden accounts) are left out before
   // anything is read of them: the caller's block lists were read by authentication.
   const chosen = matched.filter((id) => !hidden.has(id)).slice(0, limit);
-  const { users } = await presentIds(chosen, caller.userId, { known: new Map([[me.id, me]]), consistent: false });
+  const { users } = await presentIds(chosen, caller.userId, { known: new Map([[me.id, me]]), consistent: false, hidden: caller.hidden() });
   return chosen.flatMap((id) => (users.has(id) ? [users.get(id)!] : []));
 }

@@ -110,7 +110,7 @@ export async function suggest(caller: Caller, limit: number): Promise<Suggestion
   const people = candidates.flatMap((r) => [r.id, ...r.by.filter(visible), ...r.mutual.filter(visible)]);
   // A ranking's Put goes beside this read; the answer waits for both (a Put that fails is a
   // 500, like every failed write of a request: the next call ranks again).
-  const [{ users, found }] = await Promise.all([presentIds(people, caller.userId, { known, consistent: false }), stored]);
+  const [{ users, found }] = await Promise.all([presentIds(people, caller.userId, { known, consistent: false, hidden: caller.hidden() }), stored]);
   const itemOf = (id: string) => known.get(id) ?? (found.get(itemKey(keys.user(id))) as UserItem | undefined);
   const objects = (ids: string[]) => ids.filter((id) => visible(id) && shown(itemOf(id)) && users.has(id)).map((id) => users.get(id)!);
   return candidates

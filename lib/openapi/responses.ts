@@ -50,7 +50,7 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'GET /moderation/reports': {
     summary: 'The reports of a status, oldest first, each with its reporters count and its target as it is now (null once gone); scope moderate', status: 200, body: { reports: list('ModerationReport'), pagination: ref('ListPagination') }, errors: { 403: ['FORBIDDEN'] } },
   'POST /moderation/reports/{report_id}/resolve': {
-    summary: 'Resolve an open report: dismiss (nothing else changes), remove (deletes the post or comment as its author would), suspend (ends every session of the owner and hides the account and all it wrote until unsuspended); scope moderate', status: 200, body: { message, report: ref('Report') }, errors: { 400: ['SELF_ACTION'], 403: ['FORBIDDEN'], 409: ['REPORT_RESOLVED'] } },
+    summary: 'Resolve an open report: dismiss (nothing else changes), remove (deletes the post or comment as its author would), suspend (ends every session of the owner and hides the account and all it wrote until unsuspended); scope moderate', status: 200, body: { message, report: ref('Report') }, errors: { 400: ['SELF_ACTION'], 403: ['FORBIDDEN'], 409: ['REPORT_RESOLVED', 'OWNER_UNKNOWN'] } },
   'POST /moderation/users/{user_id}/unsuspend': {
     summary: 'Lift the suspension of an account; scope moderate', status: 200, body: { message }, errors: { 403: ['FORBIDDEN'] } },
   'DELETE /users/me': {

@@ -143,7 +143,7 @@ export const components: Record<string, Schema> = {
       reporters: { type: 'integer', minimum: 1, description: 'how many users reported the target while this report was open' },
       target: {
         anyOf: [ref('Post'), ref('Comment'), ref('User'), { type: 'null' }],
-        description: 'the post, comment or user as it is now (fields and counters; embedded id arrays empty), or null once gone',
+        description: 'the post, comment or user as it is now: its fields as every other route shows them, with its embedded id arrays (likes, followers, following) empty (they have their own list routes); null once gone',
       },
     })],
   },

@@ -14,6 +14,7 @@ import { logItem, recordNoChange } from '../audit/records';
 import { diffState } from '../audit/diff';
 import type { TraceContext } from '../audit/context';
 import { ApiError, Forbidden, NotFound } from '../errors';
+import { decodeCursor, encodeCursor } from '../graph/cursor';
 
 export const TARGET_TYPES = ['post', 'comment', 'user'] as const;
 export const REASONS = ['spam', 'nudity', 'harassment', 'violence', 'hate', 'self_harm', 'other'] as const;
@@ -31,6 +32,11 @@ export interface ReportItem {
   id: string;
   targetType: TargetType;
   targetId: string;
+  /**
+   * Who owns the target (a post's or comment's author, a user itself), kept so that a suspend
+   * still reaches its owner once the post or comment is gone. Absent on reports filed before.
+   */
+  ownerId?: string;
   /** The first reporter's reason (each reporter's own is on their marker). */
   reason: Reason;
   note?: string;
@@ -77,6 +83,14 @@ export class ReportResolved extends ApiError {
   constructor() { super(409, 'REPORT_RESOLVED', 'This report is already resolved.'); }
 }
 
+/** A suspend whose target is gone and whose report does not say who owned it (filed before reports kept it). */
+export class OwnerUnknown extends ApiError {
+  constructor(type: TargetType) { super(409, 'OWNER_UNKNOWN', `The reported ${type} no longer exists and this report does not say whose it was: dismiss it, or suspend the account from a report of the user.`); }
+}
+
+/** Whom a suspend reaches: the owner of the target, from the report once the target is gone. */
+export const ownerIdOf = (r: ReportItem): string | undefined => r.ownerId ?? (r.targetType === 'user' ? r.targetId : undefined);
+
 const consistentGet = async <T>(key: { PK: string; SK: string }) =>
   (await db.send(new GetCommand({ TableName: TABLE, Key: key, ConsistentRead: true }))).Item as T | undefined;
 
@@ -91,7 +105,7 @@ const MAX_ATTEMPTS = 10;
  * opens the report (created), a further reporter adds one to `reporters`, the same reporter
  * again changes nothing. Races between reporters and with a resolution are retried.
  */
-export async function fileReport(reporterId: string, target: { type: TargetType; id: string }, reason: Reason, note: string | undefined, trace: TraceContext, payload: Record<string, unknown>): Promise<Filed> {
+export async function fileReport(reporterId: string, target: { type: TargetType; id: string; ownerId: string }, reason: Reason, note: string | undefined, trace: TraceContext, payload: Record<string, unknown>): Promise<Filed> {
   const marker = (reportId: string, createdAt: string): TxItem => ({
     op: {
       Put: {
@@ -109,7 +123,7 @@ export async function fileReport(reporterId: string, target: { type: TargetType;
       if (!open) {
         const id = newId();
         const report: ReportItem = {
-          ...keys.report(id), type: 'REPORT', id, targetType: target.type, targetId: target.id, reason, ...(note ? { note } : {}),
+          ...keys.report(id), type: 'REPORT', id, targetType: target.type, targetId: target.id, ownerId: target.ownerId, reason, ...(note ? { note } : {}),
           status: 'open', reporters: 1, createdAt: now, GSI1PK: keys.reportQueue('open'), GSI1SK: `${now}#${id}`,
         };
         await transact([
@@ -177,13 +191,13 @@ export const resolved = (report: ReportItem, action: Action, note: string | unde
   ...report, status: 'resolved', action, ...(note ? { resolutionNote: note } : {}), resolvedBy: moderatorId, resolvedAt: at, GSI1PK: keys.reportQueue('resolved'),
 });
 
-/** The page cursor of the queues: `<createdAt in ms, 17 digits>.<report id>` (the shape of every list cursor). */
-const toCursor = (sk: string) => { const [at, id] = sk.split('#'); return `${String(Date.parse(at!)).padStart(17, '0')}.${id}`; };
-const fromCursor = (c: string) => { const [ms, id] = c.split('.'); return `${new Date(Number(ms)).toISOString()}#${id}`; };
 
 /** A page of a queue, oldest first. */
 export async function reportPage(status: Status, limit: number, after?: string): Promise<{ items: ReportItem[]; next: string | null }> {
-  const cursor = after ? fromCursor(after) : undefined;
+  // The queues' sort key is `<createdAt>#<report id>`, as the user lists' is: the same cursor
+  // (lib/graph/cursor.ts), which rebuilds the key from its digits and never reads them as a
+  // date (a cursor of milliseconds past year 275760 once made Date throw: a 500).
+  const cursor = after ? decodeCursor(after) : undefined;
   const res = await db.send(new QueryCommand({
     TableName: TABLE,
     IndexName: INDEX.GSI1,
@@ -194,7 +208,7 @@ export async function reportPage(status: Status, limit: number, after?: string):
   }));
   const items = (res.Items ?? []) as ReportItem[];
   const page = items.slice(0, limit);
-  return { items: page, next: items.length > limit ? toCursor(page[page.length - 1]!.GSI1SK) : null };
+  return { items: page, next: items.length > limit ? encodeCursor(page[page.length - 1]!.GSI1SK) : null };
 }
 
 /** A report to resolve: it must exist (404) and be open (409). */

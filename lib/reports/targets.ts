@@ -39,7 +39,7 @@ export type TargetView = Post | Comment | BaseUser | null;
 
 /**
  * Each report's target as it is now (null when gone), for a page of the queue: one BatchGet.
- * Its fields and counters as stored; its embedded id arrays (likes, followers, following) are
+ * Its fields as every route shows them; its embedded id arrays (likes, followers, following) are
  * left empty: the lists of a post or user have their own routes.
  */
 export async function targetViews(reports: ReportItem[]): Promise<Map<string, TargetView>> {

@@ -60,11 +60,18 @@ export async function edgeIds(index: 'GSI1' | 'GSI2', partition: string, limit: 
   return ids;
 }
 
-/** Drops post ids whose post no longer exists: a deleted post is never shown as bookmarked. */
-async function livePosts(postIds: string[]): Promise<string[]> {
+/**
+ * Drops post ids whose post no longer exists, or whose author is hidden from the owner (either
+ * side of a block, or hidden from everyone: contract sections 6 and 15): a post the owner cannot
+ * open is never shown as bookmarked. Its bookmark stays, and shows again once the author does.
+ */
+async function livePosts(postIds: string[], hidden?: Promise<Set<string>>): Promise<string[]> {
   if (!postIds.length) return postIds;
-  const found = await batchGet(postIds.map((id) => keys.post(id)), { projection: 'createdAt' });
-  return postIds.filter((id) => found.has(itemKey(keys.post(id))));
+  const [found, unseen] = await Promise.all([batchGet(postIds.map((id) => keys.post(id)), { projection: '#a', names: { '#a': 'author' } }), hidden]);
+  return postIds.filter((id) => {
+    const post = found.get(itemKey(keys.post(id))) as { author?: string } | undefined;
+    return post !== undefined && !unseen?.has(String(post.author));
+  });
 }
 
 /** A user's newest bookmarked post ids, dead posts not yet dropped (loadEdges does that). */
@@ -79,13 +86,15 @@ export interface EdgesAhead {
   /** The user's blocks newest first, at least `limit` of them (the caller's block lists, read
    * by authentication on every GET). */
   blocked?: Promise<string[]>;
+  /** The users hidden from the owner (lib/graph/hidden.ts hiddenIds): their posts leave its `bookmarks`. */
+  hidden?: Promise<Set<string>>;
 }
 
 export async function loadEdges(userId: string, own: boolean, limit: number, ahead: EdgesAhead = {}): Promise<UserEdges> {
   const [followers, following, bookmarked, blocked] = await Promise.all([
     edgeIds('GSI2', keys.followersOf(userId), limit),
     edgeIds('GSI1', keys.followingOf(userId), limit),
-    own ? (ahead.bookmarks ?? bookmarkIds(userId, limit)).then(livePosts) : undefined,
+    own ? (ahead.bookmarks ?? bookmarkIds(userId, limit)).then((ids) => livePosts(ids, ahead.hidden)) : undefined,
     own ? (ahead.blocked?.then((ids) => ids.slice(0, limit)) ?? edgeIds('GSI1', keys.blocksOf(userId), limit)) : undefined,
   ]);
   return own ? { followers, following, bookmarks: bookmarked, blocked_users: blocked } : { followers, following };

@@ -15,6 +15,7 @@ import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from '../../lib/db/client';
 import { handler as deleteMe } from '../../functions/users/delete';
 import { handler as me } from '../../functions/users/me';
+import { handler as blockedH } from '../../functions/users/blocked';
 import { handler as profile } from '../../functions/users/profile';
 import { handler as getPost } from '../../functions/posts/get';
 import { handler as likeH } from '../../functions/posts/like';
@@ -100,6 +101,11 @@ describe('DELETE /users/me', () => {
     expect(search.body.users).toEqual([]);
     const notes = await call(notificationsH, 'GET /notifications', { token: v.token });
     expect(notes.body.notifications.filter((n: { actor: { _id: string } }) => n.actor._id === u.id)).toEqual([]);
+    // x blocked u: u leaves x's blocked list, its total and x's blocked_users at once (contract
+    // sections 5 and 13), though the block edge and x's blockedCount wait for the cleanup.
+    const xBlocked = await call(blockedH, 'GET /users/blocked', { token: x.token });
+    expect(xBlocked.body).toMatchObject({ data: [], count: 0 });
+    expect((await call(me, 'GET /users/me', { token: x.token })).body.user.blocked_users).toEqual([]);
     const vPostNow = await call(getPost, 'GET /posts/{post_id}', { token: v.token, params: { post_id: vPost._id } });
     expect(vPostNow.body.post.likes).not.toContain(u.id);
     // Its username and e-mail can be registered again at once.
@@ -111,6 +117,9 @@ describe('DELETE /users/me', () => {
     const vUser = await getItem(keys.user(v.id));
     expect(vUser).toMatchObject({ followersCount: 0, followingCount: 0 });
     expect(await getItem(keys.user(w.id))).toMatchObject({ followingCount: 0 });
+    // x's block of u went with x's blockedCount, once (the edge's own transaction).
+    expect(await getItem(keys.user(x.id))).toMatchObject({ blockedCount: 0 });
+    expect((await call(blockedH, 'GET /users/blocked', { token: x.token })).body).toMatchObject({ data: [], count: 0 });
     const vPostItem = await getItem(keys.post(vPost._id));
     // v's own comment and nothing else: u's comment went with its reply, u's reply under v's comment went.
     // u's like went with its count and the likes version (its like, then its removal), and the

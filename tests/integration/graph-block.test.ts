@@ -131,7 +131,10 @@ describe('GET /users/blocked', () => {
   it('refuses a bad limit or cursor with 400 VALIDATION_ERROR', async () => {
     const [a] = await users(1);
     const bad: Record<string, string>[] = [{ limit: '0' }, { limit: '101' }, { limit: 'x' }, { cursor: 'not a cursor' },
-      { cursor: Buffer.from('{"PK":"USER#x"}').toString('base64url') }, { cursor: 'AAAA' }];
+      { cursor: Buffer.from('{"PK":"USER#x"}').toString('base64url') }, { cursor: 'AAAA' },
+      // The cursor's shape with a date that never was: month 13, 30 February, hour 24.
+      { cursor: '20261327144651213.01ARZ3NDEKTSV4RRFFQ69G5FAV' }, { cursor: '20260230000000000.01ARZ3NDEKTSV4RRFFQ69G5FAV' },
+      { cursor: '20261127240000000.01ARZ3NDEKTSV4RRFFQ69G5FAV' }];
     for (const query of bad) {
       const res = await blocked(a, query);
       expect(res.status).toBe(400);

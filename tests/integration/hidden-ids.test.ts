@@ -61,4 +61,11 @@ describe('scrubHidden', () => {
       users: [{ _id: 'D', followerBy: [{ _id: 'E', followers: [] }] }],
     });
   });
+
+  it('takes the accounts hidden from everyone out of the viewer\'s blocked_users, and only those', () => {
+    // X: blocked by the viewer and suspended (gone); Y: blocked by the viewer only.
+    const body = { user: { _id: 'A', followers: ['X', 'Y'], blocked_users: ['X', 'Y'] } };
+    scrubHidden(body, new Set(['X', 'Y']), new Set(['X']));
+    expect(body).toEqual({ user: { _id: 'A', followers: [], blocked_users: ['Y'] } });
+  });
 });

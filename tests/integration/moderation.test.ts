@@ -23,6 +23,10 @@ import { handler as feedH } from '../../functions/posts/feed';
 import { handler as searchH } from '../../functions/users/search';
 import { handler as profile } from '../../functions/users/profile';
 import { handler as me } from '../../functions/users/me';
+import { handler as blockedH } from '../../functions/users/blocked';
+import { handler as deletePostH } from '../../functions/posts/delete';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { db, TABLE } from '../../lib/db/client';
 import { handler as loginH } from '../../functions/auth/login';
 import { eventually, startTestStream, type TestStream } from '../support/stream';
 
@@ -95,6 +99,19 @@ describe('reports', () => {
       cursor = page.body.pagination.nextCursor ?? undefined;
     } while (cursor);
     expect(seen.filter((id) => filed.includes(id))).toEqual(filed);
+    // A cursor is a position: one past every report is an empty last page, one before them all
+    // is the start. Its digits are a date (once read as milliseconds, and past Date's range a 500).
+    const past = await queue(token, { cursor: '99991231235959999.01ARZ3NDEKTSV4RRFFQ69G5FAV' });
+    expect(past.status).toBe(200);
+    expect(past.body).toMatchObject({ reports: [], pagination: { hasMore: false, nextCursor: null } });
+    const fromStart = await queue(token, { cursor: '20000101000000000.00000000000000000000000000' });
+    expect(fromStart.status).toBe(200);
+    expect(ids(fromStart.body.reports)).toEqual(ids((await queue(token)).body.reports));
+    for (const cursor of ['1732000000000.01ARZ3NDEKTSV4RRFFQ69G5FAV', '99999999999999999.01ARZ3NDEKTSV4RRFFQ69G5FAV', '08640000000000001.01ARZ3NDEKTSV4RRFFQ69G5FAV']) {
+      const bad = await queue(token, { cursor });
+      expect(bad.status).toBe(400);
+      expect(bad.body.code).toBe('VALIDATION_ERROR');
+    }
   });
 
   it('remove deletes a comment as its author would', async () => {
@@ -112,8 +129,9 @@ describe('reports', () => {
   });
 
   it('suspend: sessions end at once, the author and its post vanish from a third user\'s feed, explore, likes list and search at once, and come back on unsuspend', async () => {
-    const [author, fan, third, mod] = await users(4);
+    const [author, fan, third, mod, blocker] = await users(5);
     await follow(third, author);
+    await block(blocker, author);
     const post = await makePost(author);
     expect((await call(likeH, 'POST /posts/like/{post_id}', { token: author.token, params: { post_id: post._id } })).status).toBe(200);
     const other = await makePost(fan);
@@ -141,14 +159,44 @@ describe('reports', () => {
       explore: ids((await call(exploreH, 'GET /posts/explore', { token: fan.token, query: { limit: '50' } })).body.posts).includes(post._id),
       likes: ids((await call(likesH, 'GET /posts/{post_id}/likes', { token: third.token, params: { post_id: other._id } })).body.likes).includes(author.id),
       search: ids((await call(searchH, 'GET /users/search', { token: third.token, query: { query: author.username } })).body.users).includes(author.id),
+      // Left out of its blocker's own list too, and of its total and blocked_users (section 15).
+      blocked: await call(blockedH, 'GET /users/blocked', { token: blocker.token }).then((res) => ({ ids: ids(res.body.data), count: res.body.count })),
+      blockedUsers: (await call(me, 'GET /users/me', { token: blocker.token })).body.user.blocked_users,
     });
-    expect(await visible()).toEqual({ post: 404, profile: 404, feed: false, explore: false, likes: false, search: false });
+    expect(await visible()).toEqual({ post: 404, profile: 404, feed: false, explore: false, likes: false, search: false, blocked: { ids: [], count: 0 }, blockedUsers: [] });
     // The username stays taken.
     expect(await getItem(keys.username(author.username))).toMatchObject({ userId: author.id });
 
     const lifted = await call(unsuspendH, 'POST /moderation/users/{user_id}/unsuspend', { token, params: { user_id: author.id } });
     expect(lifted.status).toBe(200);
-    expect(await visible()).toEqual({ post: 200, profile: 200, feed: true, explore: true, likes: true, search: true });
+    expect(await visible()).toEqual({ post: 200, profile: 200, feed: true, explore: true, likes: true, search: true, blocked: { ids: [author.id], count: 1 }, blockedUsers: [author.id] });
     expect((await call(loginH, 'POST /auth/login', { body: { identifier: author.username, password: author.password } })).status).toBe(200);
+  });
+
+  it('suspend reaches the owner of a post deleted since it was reported; a report that does not say whose it was answers 409 OWNER_UNKNOWN and stays open', async () => {
+    const [author, fan, mod] = await users(3);
+    const token = await moderatorToken(mod);
+    const gone = async () => {
+      const post = await makePost(author);
+      const r = await report(fan, 'post', post._id, 'harassment');
+      expect((await call(deletePostH, 'DELETE /posts/{post_id}', { token: author.token, params: { post_id: post._id } })).status).toBe(200);
+      return r.body.report._id as string;
+    };
+    // Filed before reports kept their target's owner: nobody to suspend, and nothing changes.
+    const old = await gone();
+    await db.send(new UpdateCommand({ TableName: TABLE, Key: keys.report(old), UpdateExpression: 'REMOVE ownerId' }));
+    const refused = await resolve(token, old, 'suspend');
+    expect(refused.status).toBe(409);
+    expect(refused.body.code).toBe('OWNER_UNKNOWN');
+    expect(await getItem(keys.report(old))).toMatchObject({ status: 'open' });
+    expect((await call(me, 'GET /users/me', { token: author.token })).status).toBe(200);
+    // The report names the owner: the suspend reaches it though the post is gone.
+    const done = await resolve(token, await gone(), 'suspend');
+    expect(done.status).toBe(200);
+    expect(done.body.report).toMatchObject({ status: 'resolved', action: 'suspend' });
+    expect((await call(me, 'GET /users/me', { token: author.token })).status).toBe(401);
+    expect(await getItem(keys.user(author.id))).toMatchObject({ suspendedAt: expect.any(String) });
+    // The old report can now be dismissed.
+    expect((await resolve(token, old, 'dismiss')).status).toBe(200);
   });
 });

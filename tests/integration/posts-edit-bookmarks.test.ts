@@ -11,6 +11,10 @@ import { handler as like } from '../../functions/posts/like';
 import { handler as deletePost } from '../../functions/posts/delete';
 import { handler as getPost } from '../../functions/posts/get';
 import { handler as trace } from '../../functions/logs/trace';
+import { handler as meH } from '../../functions/users/me';
+import { handler as profileH } from '../../functions/users/profile';
+import { handler as loginH } from '../../functions/auth/login';
+import { handler as editProfileH } from '../../functions/users/edit';
 import * as keys from '../../lib/keys';
 import { newId } from '../../lib/ids';
 import { nextUpdatedAt } from '../../lib/posts/write';
@@ -144,6 +148,19 @@ describe('GET /posts/bookmarks', () => {
     expect((await call(unbookmark, 'POST /posts/unbookmark/{post_id}', { token: reader.token, params: { post_id: posts.unmarked._id } })).status).toBe(200);
     const res = await bookmarks(reader);
     expect(res.body.posts.map((p: { _id: string }) => p._id)).toEqual([posts.kept._id]);
+    // The reader's own bookmarks array leaves out the same posts, wherever its own object is
+    // answered: GET /users/me, its profile, a login, a profile edit (contract section 6).
+    const own = {
+      me: (await call(meH, 'GET /users/me', { token: reader.token })).body.user.bookmarks,
+      profile: (await call(profileH, 'GET /users/{identifier}', { token: reader.token, params: { identifier: reader.id } })).body.user.bookmarks,
+      login: (await call(loginH, 'POST /auth/login', { body: { identifier: reader.username, password: reader.password } })).body.user.bookmarks,
+      edit: (await call(editProfileH, 'POST /users/profile/edit', { token: reader.token, body: { bio: 'reads a lot' } })).body.user.bookmarks,
+    };
+    expect(own).toEqual({ me: [posts.kept._id], profile: [posts.kept._id], login: [posts.kept._id], edit: [posts.kept._id] });
+    // The bookmark itself stays: unblocked, the post is back in both.
+    await unblock(blocker, reader);
+    expect((await bookmarks(reader)).body.posts.map((p: { _id: string }) => p._id)).toEqual([posts.blocker._id, posts.kept._id]);
+    expect((await call(meH, 'GET /users/me', { token: reader.token })).body.user.bookmarks).toEqual([posts.blocker._id, posts.kept._id]);
     // Another user sees only their own bookmarks.
     expect((await bookmarks(kept)).body.posts).toEqual([]);
   });
