@@ -2,11 +2,11 @@
 // enforces by itself, with the presigned PUT that POST /media/uploads hands out
 // (lib/media/storage.ts presignUpload: Content-Type and Content-Length signed, 15 minutes):
 // a wrong type, a wrong size and an expired URL are refused, because the server checks
-// the SigV4 signature (signed headers and expiry) like S3. What it does NOT enforce, and
-// only real S3 does: a request with no signature at all is accepted (the bucket is
-// private in AWS), and a presigned POST's policy (content-length-range, Content-Type,
-// expiration) is ignored entirely, which is why the API hands out presigned PUTs.
-// Processing checks size and type again in any case (tests/integration/media.test.ts).
+// the SigV4 signature (signed headers and expiry) like S3. What s3rver does not enforce on its
+// own, a write with no signature at all (the bucket is private in AWS) and a presigned POST's
+// policy (which it ignores), scripts/lib/local-s3.mjs refuses in front of it: every unsigned
+// write, and every POST upload (the API hands out presigned PUTs only). Processing checks size
+// and type again in any case (tests/integration/media.test.ts).
 import { presignUpload } from '../../lib/media/storage';
 import { newId } from '../../lib/ids';
 import { hasS3Event, objectUrl, waitForS3Event } from '../support/media';
@@ -55,11 +55,21 @@ it('refuses an expired URL', async () => {
   expect(await exists(`uploads/${id}`)).toBe(false);
 });
 
-it('does not enforce what only S3 does: it accepts an unsigned PUT and ignores a presigned POST policy', async () => {
+it('refuses a write without a signature (403 AccessDenied) and stores nothing: a PUT over a stored object, a new key, a DELETE, a POST form', async () => {
+  // An object stored with a presigned PUT, which an unsigned PUT must not replace.
+  const id = newId();
+  expect((await put(await presignUpload(id, 'image/png', 100, 900), bytes(100), 'image/png')).status).toBe(200);
+  const replaced = await put(objectUrl(`uploads/${id}`), bytes(10), 'image/png');
+  expect(replaced.status).toBe(403);
+  expect(await replaced.text()).toContain('AccessDenied');
+  expect(Buffer.from(await (await fetch(objectUrl(`uploads/${id}`))).arrayBuffer())).toEqual(bytes(100));
   const unsigned = newId();
-  expect((await put(objectUrl(`uploads/${unsigned}`), bytes(10), 'text/plain')).status).toBe(200);
+  expect((await put(objectUrl(`uploads/${unsigned}`), bytes(10), 'text/plain')).status).toBe(403);
+  expect(await exists(`uploads/${unsigned}`)).toBe(false);
+  expect((await fetch(objectUrl(`uploads/${id}`), { method: 'DELETE' })).status).toBe(403);
+  expect(await exists(`uploads/${id}`)).toBe(true);
 
-  // A POST policy allowing 1-10 bytes of image/png, already expired; the server stores 1,000 bytes of text anyway.
+  // A POST policy allowing 1-10 bytes of image/png, already expired, which s3rver would ignore.
   const posted = newId();
   const policy = Buffer.from(JSON.stringify({
     expiration: new Date(Date.now() - 60_000).toISOString(),
@@ -71,6 +81,6 @@ it('does not enforce what only S3 does: it accepts an unsigned PUT and ignores a
   form.append('policy', policy);
   form.append('file', new Blob([bytes(1000)], { type: 'text/plain' }));
   const res = await fetch(`${process.env.S3_ENDPOINT}/${process.env.MEDIA_BUCKET}`, { method: 'POST', body: form });
-  expect(res.status).toBeLessThan(300);
-  expect(await exists(`uploads/${posted}`)).toBe(true);
+  expect(res.status).toBe(403);
+  expect(await exists(`uploads/${posted}`)).toBe(false);
 });
