@@ -178,24 +178,19 @@ export const hiddenIds = ({ blocked, blockedBy }: BlockLists): Set<string> => ne
 
 /** The answer fields that embed user ids. `blocked_users` is not one: it lists the blocks themselves. */
 const EMBEDDED_USER_IDS = new Set(['followers', 'following', 'likes']);
-const NONE = new Set<string>();
 
 /**
  * Removes hidden ids from every embedded id array of an answer, at any depth, in place; and
  * from the viewer's own `blocked_users`, the accounts hidden from everyone (`gone`, a subset
  * of `hidden`: visibleBlocks).
  */
-export function scrubHidden(value: unknown, hidden: Set<string>, gone: Set<string> = NONE): void {
+export function scrubHidden(value: unknown, hidden: Set<string>, gone?: Set<string>): void {
   if (hidden.size === 0 || value === null || typeof value !== 'object') return;
-  if (Array.isArray(value)) {
-    for (const v of value) scrubHidden(v, hidden, gone);
-    return;
-  }
+  // An array's entries are its keys here, none of them a field name: each is scrubbed in turn.
   const obj = value as Record<string, unknown>;
   for (const [k, v] of Object.entries(obj)) {
-    const ids = Array.isArray(v) && v.every((x) => typeof x === 'string') ? v as string[] : undefined;
-    if (ids && EMBEDDED_USER_IDS.has(k)) obj[k] = ids.filter((id) => !hidden.has(id));
-    else if (ids && k === 'blocked_users') obj[k] = gone.size ? ids.filter((id) => !gone.has(id)) : ids;
+    const drop = k === 'blocked_users' ? gone : EMBEDDED_USER_IDS.has(k) ? hidden : undefined;
+    if (drop && Array.isArray(v) && v.every((x) => typeof x === 'string')) obj[k] = v.filter((id) => !drop.has(id));
     else scrubHidden(v, hidden, gone);
   }
 }

@@ -85,14 +85,19 @@ async function record(userId: string, key: string): Promise<Record<string, unkno
   return item;
 }
 
+/** The condition of a write that ends a claim: it is still pending, under this request's lock. */
+const stillPending = (c: Claim) => ({
+  ConditionExpression: 'lockId = :lock AND #s = :pending',
+  ExpressionAttributeNames: { '#s': 'state' },
+  ExpressionAttributeValues: { ':lock': c.lockId, ':pending': 'pending' },
+});
+
 async function release(userId: string, c: Claim): Promise<void> {
   try {
     await db.send(new DeleteCommand({
       TableName: TABLE,
       Key: keys.idempotency(userId, c.key),
-      ConditionExpression: 'lockId = :lock AND #s = :pending',
-      ExpressionAttributeNames: { '#s': 'state' },
-      ExpressionAttributeValues: { ':lock': c.lockId, ':pending': 'pending' },
+      ...stillPending(c),
     }));
   } catch (err) {
     // Not ours any more (expired and taken over): nothing to release.
@@ -110,9 +115,7 @@ const answerItem = (userId: string, c: Claim, reply: ApiReply) => ({
     body: JSON.stringify(reply.body),
     expiresAt: nowSeconds() + ANSWER_SECONDS,
   },
-  ConditionExpression: 'lockId = :lock AND #s = :pending',
-  ExpressionAttributeNames: { '#s': 'state' },
-  ExpressionAttributeValues: { ':lock': c.lockId, ':pending': 'pending' },
+  ...stillPending(c),
 });
 
 /**

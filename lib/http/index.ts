@@ -86,10 +86,7 @@ export function http<P extends z.ZodMiniType, Q extends z.ZodMiniType, B extends
     };
     const reply = spec.idempotent ? await spec.idempotent(req, internal.rawBody, () => fn(req)) : await fn(req);
     // Embedded ids of users on either side of a block with the caller never leave (contract section 6).
-    if (scrubs(event)) {
-      const [hidden, lists] = await Promise.all([req.caller.hidden(), req.caller.blockLists()]);
-      scrubHidden(reply.body, hidden, new Set(lists.gone));
-    }
+    if (scrubs(event)) scrubHidden(reply.body, await req.caller.hidden(), new Set((await req.caller.blockLists()).gone));
     return toResponse(reply);
   };
 

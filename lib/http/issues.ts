@@ -36,13 +36,15 @@ const article = (t: string) => (t === 'int' ? 'a whole number' : /^[aeiou]/.test
 
 export function toDetails(issues: readonly Issue[], prefix?: string): ErrorDetail[] {
   const out: ErrorDetail[] = [];
-  // zod runs a length check on whatever has a length, even a value whose type already failed:
-  // a string where an array belongs also came back "must be at most 20 characters long". A
-  // field of the wrong type is told that alone.
-  const mistyped = new Set(issues.filter((i) => i.code === 'invalid_type').map((i) => join(prefix, i.path.map(String))));
+  // zod runs a length check on whatever has a length, even a value whose type already failed,
+  // and reports it right after the type: a string where an array belongs also came back "must
+  // be at most 20 characters long". A field of the wrong type is told that alone.
+  let mistyped: string | undefined;
   for (const issue of issues) {
     const base = issue.path.map(String);
-    if (issue.code !== 'invalid_type' && mistyped.has(join(prefix, base))) continue;
+    const at = base.join();
+    if (issue.code === 'invalid_type') mistyped = at;
+    else if (at === mistyped) continue;
     if (issue.code === 'unrecognized_keys') {
       for (const k of issue.keys) out.push({ path: join(prefix, [...base, k]), message: 'is not a known field' });
     } else {

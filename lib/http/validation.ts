@@ -36,11 +36,7 @@ export function validation<P extends z.ZodMiniType, Q extends z.ZodMiniType, B e
         else if (body === null || typeof body !== 'object' || Array.isArray(body)) details.push({ path: 'body', message: 'must be a JSON object' });
         else s.body = check(spec.body, body, 'body');
       } else if (body !== undefined) {
-        // An endpoint without a body: an object's fields are named as unknown; anything else (a
-        // GET body serverless-offline dropped arrives as a bare value) is told so, not "must be
-        // an object", which would send the client looking for the object it should send.
-        if (body === null || typeof body !== 'object' || Array.isArray(body)) details.push({ path: 'body', message: 'is not taken by this endpoint: send the request without a body' });
-        else check(EMPTY, body, 'body');
+        check(EMPTY, body, 'body');
       }
       if (details.length) throw new ValidationError(details);
     },
