@@ -9,6 +9,7 @@ import { issueUpload, makeImage, objectUrl, upload, waitForS3Event } from '../su
 import { handler as getMedia } from '../../functions/media/get';
 import { handler as processHandler } from '../../functions/media/process';
 import { REASONS } from '../../lib/media/render';
+import { presignUpload } from '../../lib/media/storage';
 
 let me: TestUser;
 beforeAll(async () => { me = await makeUser(); });
@@ -121,11 +122,13 @@ it('rejects a non-image and an image of another type than declared', async () =>
 });
 
 it('checks the real size again: more bytes than declared, written past the signature, are rejected', async () => {
-  // The local server accepts an unsigned PUT (real S3 would not): the bytes reach processing anyway.
+  // The storage holds more bytes than the upload declared, however they got there (here a PUT
+  // signed for their real length; storage refuses an unsigned one): processing reads the real size.
   const u = await issueUpload(me.token, 'image/jpeg', 100);
   const big = await makeImage('jpeg', 200, 200, { exif: false });
   expect(big.length).toBeGreaterThan(100);
-  expect((await fetch(objectUrl(`uploads/${u.mediaId}`), { method: 'PUT', body: big, headers: { 'Content-Type': 'image/jpeg' } })).status).toBe(200);
+  const signedForMore = await presignUpload(u.mediaId, 'image/jpeg', big.length, 900);
+  expect((await fetch(signedForMore, { method: 'PUT', body: big, headers: { 'Content-Type': 'image/jpeg' } })).status).toBe(200);
   await processHandler(await waitForS3Event(`uploads/${u.mediaId}`));
   expect(await media(u.mediaId)).toMatchObject({ status: 'rejected', reason: REASONS.tooLarge });
 });
