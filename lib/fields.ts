@@ -110,9 +110,11 @@ export const userListQuery = () =>
   });
 
 /** The opaque cursor of the user lists (lib/graph/cursor.ts): a page position in a URL-safe form. */
-export const LIST_CURSOR_PATTERN = '^[0-9]{17}\\.[0-9A-HJKMNP-TV-Z]{26}$';
+// Its 17 digits are a date and time, `YYYYMMDDHHmmssSSS`: a month of 01-12, a day the month can
+// have (29 February in any year: a position, not a claim that the day was), an hour of 00-23.
+export const LIST_CURSOR_PATTERN = '^[0-9]{4}(?:(?:0[13578]|1[02])(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)(?:0[1-9]|[12][0-9]|30)|02(?:0[1-9]|1[0-9]|2[0-9]))(?:[01][0-9]|2[0-3])[0-5][0-9][0-5][0-9][0-9]{3}\\.[0-9A-HJKMNP-TV-Z]{26}$';
 export const listCursor = () =>
   z.string().check(
     z.regex(new RegExp(LIST_CURSOR_PATTERN), 'is not a valid cursor: pass the nextCursor of a previous page'),
-    z.meta({ description: 'opaque: the nextCursor of the previous page (a position whose date never was, such as month 13, is a 400)' }),
+    z.meta({ description: 'opaque: the nextCursor of the previous page' }),
   );

@@ -15,20 +15,9 @@ export function encodeCursor(sortKey: string): string {
   return `${m.slice(1, 8).join('')}.${m[8]}`;
 }
 
-/** Whether 17 digits `YYYYMMDDHHmmssSSS` name a real instant (no month 13, no 30 February). */
-function isInstant(d: string): boolean {
-  const [y, mo, day, h, mi, sec, ms] = [d.slice(0, 4), d.slice(4, 6), d.slice(6, 8), d.slice(8, 10), d.slice(10, 12), d.slice(12, 14), d.slice(14, 17)].map(Number) as [number, number, number, number, number, number, number];
-  const t = new Date(0);
-  t.setUTCFullYear(y, mo - 1, day);
-  t.setUTCHours(h, mi, sec, ms);
-  return t.getUTCFullYear() === y && t.getUTCMonth() === mo - 1 && t.getUTCDate() === day
-    && t.getUTCHours() === h && t.getUTCMinutes() === mi && t.getUTCSeconds() === sec;
-}
-
-/** The sort key a cursor names; a 400 VALIDATION_ERROR on anything else, an impossible date too. */
+/** The sort key a cursor names; a 400 VALIDATION_ERROR on anything else (a month 13, a 30 February: the pattern). */
 export function decodeCursor(cursor: string): string {
   if (!CURSOR.test(cursor)) throw ValidationError.field('cursor', 'is not a valid cursor: pass the nextCursor of a previous page');
   const [d, id] = cursor.split('.') as [string, string];
-  if (!isInstant(d)) throw ValidationError.field('cursor', 'is not a valid cursor: pass the nextCursor of a previous page');
   return `${d.slice(0, 4)}-${d.slice(4, 6)}-${d.slice(6, 8)}T${d.slice(8, 10)}:${d.slice(10, 12)}:${d.slice(12, 14)}.${d.slice(14, 17)}Z#${id}`;
 }

