@@ -58,7 +58,6 @@ interface Sweep {
 const keyOf = (i: Item): Key => ({ PK: String(i.PK), SK: String(i.SK) });
 const deleteKeys = (items: Item[]) => batchWrite(items.map((i) => ({ DeleteRequest: { Key: keyOf(i) } })), { parallel: 8 });
 
-
 async function inParallel<T>(items: T[], run: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
   await Promise.all(Array.from({ length: Math.min(PARALLEL, items.length) }, async () => {

@@ -3,7 +3,7 @@
 // edges (the stream has not caught up with a follow of the last moments), and the viewer's
 // own object (its bookmarks and blocks), read their edges in a second round trip. Deleted
 // users are simply absent from the result.
-import { EMBED_LIMIT, loadEdges } from '../users/repo';
+import { EMBED_LIMIT, bookmarkShown, loadEdges } from '../users/repo';
 import { recentEdges, toBaseUser, type BaseUser, type UserEdges, type UserItem } from '../users/model';
 import { batchGet, itemKey, type Key } from '../db/batch';
 import * as keys from '../keys';
@@ -54,11 +54,7 @@ export async function presentIds(ids: string[], viewerId: string, opts: PresentO
     ...(opts.also ?? []),
     ...bookmarked.map((id) => keys.post(id)),
   ], { consistent: opts.consistent });
-  const unseen = mine ? await opts.hidden : undefined;
-  const shown = (id: string) => {
-    const post = found.get(itemKey(keys.post(id))) as { author?: string } | undefined;
-    return post !== undefined && !unseen?.has(String(post.author));
-  };
+  const shown = bookmarkShown(found, mine ? await opts.hidden : undefined);
   const ownEdges = async (): Promise<UserEdges> => (mine
     ? {
       followers: mine.followers.slice(0, limit),

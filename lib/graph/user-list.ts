@@ -13,7 +13,7 @@ import { NotFound } from '../errors';
 import type { Caller } from '../auth/caller';
 import { itemKey, type Key } from '../db/batch';
 import type { BaseUser } from '../users/model';
-import { visibleBlocks, type BlockLists } from './hidden';
+import type { BlockLists } from './hidden';
 import * as keys from '../keys';
 import { followPlan, followReads, relationsFrom } from './relations';
 import { edgePage } from './lists';
@@ -45,7 +45,8 @@ export async function listedUsers(caller: Caller, page: Promise<string[]>, also:
     also: [...also, ...follow.keys],
     consistent: plan.how === 'keys' ? plan.consistent : false,
     known: new Map([[me.id, me]]),
-    viewer: { item: me, bookmarks: ownBookmarks, blocked: Promise.resolve(visibleBlocks(lists)) },
+    // Its blocked_users leave the accounts hidden from everyone in lib/http's scrub of every GET.
+    viewer: { item: me, bookmarks: ownBookmarks, blocked: Promise.resolve(lists.blocked) },
     hidden: Promise.resolve(hidden),
   });
   const rels = relationsFrom(caller.userId, ids, await follow.follows(found), lists);

@@ -191,7 +191,6 @@ export const resolved = (report: ReportItem, action: Action, note: string | unde
   ...report, status: 'resolved', action, ...(note ? { resolutionNote: note } : {}), resolvedBy: moderatorId, resolvedAt: at, GSI1PK: keys.reportQueue('resolved'),
 });
 
-
 /** A page of a queue, oldest first. */
 export async function reportPage(status: Status, limit: number, after?: string): Promise<{ items: ReportItem[]; next: string | null }> {
   // The queues' sort key is `<createdAt>#<report id>`, as the user lists' is: the same cursor

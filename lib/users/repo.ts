@@ -68,11 +68,14 @@ export async function edgeIds(index: 'GSI1' | 'GSI2', partition: string, limit: 
 async function livePosts(postIds: string[], hidden?: Promise<Set<string>>): Promise<string[]> {
   if (!postIds.length) return postIds;
   const [found, unseen] = await Promise.all([batchGet(postIds.map((id) => keys.post(id)), { projection: '#a', names: { '#a': 'author' } }), hidden]);
-  return postIds.filter((id) => {
-    const post = found.get(itemKey(keys.post(id))) as { author?: string } | undefined;
-    return post !== undefined && !unseen?.has(String(post.author));
-  });
+  return postIds.filter(bookmarkShown(found, unseen));
 }
+
+/** Whether a bookmarked post is shown, from a read of the posts that holds their `author` (livePosts' rule). */
+export const bookmarkShown = (found: Map<string, unknown>, unseen?: Set<string>) => (postId: string) => {
+  const post = found.get(itemKey(keys.post(postId))) as { author?: string } | undefined;
+  return post !== undefined && !unseen?.has(String(post.author));
+};
 
 /** A user's newest bookmarked post ids, dead posts not yet dropped (loadEdges does that). */
 export const bookmarkIds = (userId: string, limit: number) => edgeIds('GSI1', keys.bookmarksOf(userId), limit);
