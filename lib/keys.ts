@@ -165,6 +165,8 @@ export const notificationIndexes = (recipientId: string, actorId: string, create
 export const notificationsOf = (recipientId: string) => `NOTIFS#${recipientId}`;
 export const notificationsFrom = (recipientId: string, actorId: string) => `NOTIFS#${recipientId}#FROM#${actorId}`;
 export const notificationState = (recipientId: string) => ({ PK: `USER#${recipientId}`, SK: 'NOTIF_STATE' });
+/** That an expired notification has left the unread count: its expiry counts once, however often its change record comes. */
+export const notificationExpired = (recipientId: string, notificationId: string) => ({ PK: `NOTIFS#${recipientId}`, SK: `EXPIRED#${notificationId}` });
 
 // Background jobs of the change stream (lib/events/jobs.ts): how far a chunked job has got.
 export const job = (kind: string, id: string) => ({ PK: `JOB#${kind}#${id}`, SK: 'JOB' });

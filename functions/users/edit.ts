@@ -9,7 +9,7 @@ import { toBaseUser } from '../../lib/users/model';
 import { Unauthorized } from '../../lib/errors';
 import * as f from '../../lib/users/fields';
 import { id } from '../../lib/fields';
-import { markObjectsUsed, mediaOfUrl, releaseProfileMedia, removeReplacedMedia, takeMedia, usableMedia } from '../../lib/media/use';
+import { markObjectsUsed, profileMediaOf, releaseProfileMedia, removeReplacedMedia, takeMedia, usableMedia } from '../../lib/media/use';
 import type { TxItem } from '../../lib/db/transact';
 
 export const editBody = z.strictObject({
@@ -33,17 +33,19 @@ export const handler = http({ body: editBody }, async ({ body, caller, trace, pa
   }
   if (body.image !== undefined && body.imageMedia !== undefined) throw ValidationError.field('imageMedia', 'give at most one of image and imageMedia');
   const { imageMedia, ...fields } = body;
-  const media = imageMedia ? (await usableMedia(caller.userId, [imageMedia], 'imageMedia'))[0]! : undefined;
-  const changes = media ? { ...fields, image: media.variants!['320'] } : fields;
-  if (media) await markObjectsUsed([media]);
   // An edit changes no edge: the edge lists of the answer are read alongside the update.
   const edgesRead = loadEdges(caller.userId, true, EMBED_LIMIT.single, ownAhead(caller));
   edgesRead.catch(() => undefined);
-  let current = await caller.user();
+  // The caller's item first (a token of an ended session gets its 401 before any image is touched).
+  const [found, me] = await Promise.all([imageMedia ? usableMedia(caller.userId, [imageMedia], 'imageMedia') : undefined, caller.user()]);
+  let current = me;
+  const media = found?.[0];
+  const changes = media ? { ...fields, image: media.variants!['320'] } : fields;
+  if (media) await markObjectsUsed([media]);
   for (let attempt = 1; ; attempt++) {
     try {
-      // A profile image from an upload is taken in the edit's transaction; the one it replaces, if it was an upload, is given back.
-      const replaced = changes.image !== undefined && changes.image !== current.image ? mediaOfUrl(current.image) : undefined;
+      // A profile image from an upload is taken in the edit's transaction; the one it replaces, if it was the profile's upload, is given back.
+      const replaced = changes.image !== undefined && changes.image !== current.image ? await profileMediaOf(current.image, caller.userId) : undefined;
       const extra: TxItem[] = [...(media ? takeMedia([media], 'profile', 'imageMedia') : []), ...(replaced ? releaseProfileMedia(replaced.id, caller.userId) : [])];
       const [user, edges] = await Promise.all([editProfile(current, changes, trace, { params, body }, extra), edgesRead]);
       if (replaced) await removeReplacedMedia(replaced);

@@ -13,6 +13,7 @@ import { logItem, recordChange, recordNoChange, writeLog } from '../audit/record
 import { diffState, noChange } from '../audit/diff';
 import type { TraceContext } from '../audit/context';
 import { blockEdge, blockMirror, existing, moveCounters, targetExists } from './edges';
+import { notGone } from '../account/gone';
 
 const ATTEMPTS = 6;
 
@@ -25,10 +26,13 @@ function stillAsRead(key: { PK: string; SK: string }, exists: boolean): TxItem {
 
 export async function block(callerId: string, targetId: string, trace: TraceContext, payload: Record<string, unknown>): Promise<{ changed: boolean }> {
   for (let attempt = 1; ; attempt++) {
-    const [userExists, iFollow, theyFollow, alreadyBlocked] = await existing([
-      keys.user(targetId), keys.follow(callerId, targetId), keys.follow(targetId, callerId), keys.block(callerId, targetId),
+    const [userExists, iFollow, theyFollow, alreadyBlocked, gone] = await existing([
+      keys.user(targetId), keys.follow(callerId, targetId), keys.follow(targetId, callerId), keys.block(callerId, targetId), keys.gone(targetId),
     ]);
-    if (!userExists) throw new NotFound('user');
+    // An account hidden from everyone (suspended, or deleted and not yet cleaned up) does not
+    // exist to the caller (contract sections 13 and 15), already blocked or not; the
+    // transaction asserts it again, so a block never lands behind a deletion's cleanup.
+    if (!userExists || gone) throw new NotFound('user');
     if (alreadyBlocked) {
       await writeLog(trace, {
         type: 'USER_BLOCKED',
@@ -46,6 +50,7 @@ export async function block(callerId: string, targetId: string, trace: TraceCont
     try {
       await transact([
         moveCounters(targetId, { followersCount: -a, followingCount: -b }, () => new NotFound('user')),
+        notGone(targetId, () => new NotFound('user')),
         moveCounters(callerId, { blockedCount: 1, followingCount: -a, followersCount: -b }),
         { op: { Put: { TableName: TABLE, Item: edge, ConditionExpression: 'attribute_not_exists(PK)' } } },
         { op: { Put: { TableName: TABLE, Item: blockMirror(callerId, targetId, edge.createdAt) } } },

@@ -42,7 +42,11 @@ async function actorOf(request: MiddyRequest): Promise<string | undefined> {
 }
 
 async function recordFailure(request: MiddyRequest, err: ApiError): Promise<void> {
-  if (err.status === 401) return;
+  // An Unauthorized is a request that is not authenticated (no token, a bad one, an ended
+  // session): no record. A wrong password (401 INVALID_CREDENTIALS) on a route whose token is
+  // good (a password change, an account's deletion) is an authenticated request refused; at
+  // a login, with no token, actorOf finds nobody and nothing is recorded, as for any refusal.
+  if (err instanceof Unauthorized) return;
   const actorId = await actorOf(request);
   if (!actorId && err.status < 500) return;
   const s = state(request);

@@ -70,6 +70,19 @@ export function mediaOfUrl(url: string): { id: string; ext: string } | undefined
 }
 
 /**
+ * The media a profile image `url` is, when it is the owner's profile media (taken through
+ * imageMedia): only that one is given back when the image changes. `image` takes any URL, so
+ * a profile may show a URL of our storage that is someone else's media, one of the owner's
+ * posts' or one not taken: those are not the profile's to give back, and are left alone.
+ */
+export async function profileMediaOf(url: string, ownerId: string): Promise<{ id: string; ext: string } | undefined> {
+  const m = mediaOfUrl(url);
+  if (!m) return undefined;
+  const item = (await batchGet<MediaItem>([keys.media(m.id)], { projection: '#owner, usedBy', names: { '#owner': 'owner' } })).get(itemKey(keys.media(m.id)));
+  return item?.owner === ownerId && item.usedBy === 'profile' ? m : undefined;
+}
+
+/**
  * Giving back a profile's media when the profile image changes: its item goes in the edit's
  * transaction (condition: still this user's profile image), its images right after
  * (removeReplacedMedia). The media was taken, so no TTL or lifecycle rule would ever delete it.

@@ -89,7 +89,7 @@ export const notificationReactions: Reaction[] = [
   {
     name: 'notify-expired',
     matches: (c: Change) => c.event === 'REMOVE' && c.byTtl && typeOf(c) === 'NOTIFICATION',
-    run: ({ oldImage: n }) => forgetExpired({ recipientId: String(n!.recipientId), createdAt: String(n!.createdAt) }),
+    run: ({ oldImage: n }) => forgetExpired({ recipientId: String(n!.recipientId), createdAt: String(n!.createdAt), id: String(n!.id) }),
   },
   {
     name: 'notify-block',

@@ -126,20 +126,72 @@ export async function notificationState(recipientId: string): Promise<Notificati
   return { unread: Number(item?.unread ?? 0), ...(item?.readUpTo ? { readUpTo: String(item.readUpTo) } : {}) };
 }
 
-/** Everything created up to now is read: one write, whatever the number of notifications. */
-export async function markAllRead(recipientId: string, now = new Date().toISOString()): Promise<void> {
-  await db.send(new UpdateCommand({
-    TableName: TABLE,
-    Key: keys.notificationState(recipientId),
-    UpdateExpression: 'SET readUpTo = :now, unread = :zero',
-    ExpressionAttributeValues: { ':now': now, ':zero': 0 },
-  }));
+/** The state item's `unread` and `readUpTo` as stored (absent ones stay absent), for a change's record. */
+export type StoredState = { unread?: number; readUpTo?: string };
+const storedState = (item: Record<string, unknown> | undefined): StoredState =>
+  ({ ...(item?.unread !== undefined ? { unread: Number(item.unread) } : {}), ...(item?.readUpTo !== undefined ? { readUpTo: String(item.readUpTo) } : {}) });
+
+/** A mark that lost this many races in a row to notifications arriving gives up (a 500). */
+const MARK_ATTEMPTS = 10;
+
+/**
+ * Everything created up to now is read: one write, whatever the number of notifications.
+ * `record(before, after)` is the change's trace record (contract section 9), written in the
+ * same transaction. The write is conditioned on the state it was read as, so `before` is
+ * exactly what it replaced: a notification that arrives in between fails the condition, and
+ * the mark goes again from the state the failure returns.
+ */
+export async function markAllRead(recipientId: string, record: (before: StoredState, after: StoredState) => TxItem, now = new Date().toISOString()): Promise<void> {
+  const key = keys.notificationState(recipientId);
+  let before = storedState((await db.send(new GetCommand({ TableName: TABLE, Key: key, ConsistentRead: true }))).Item);
+  for (let attempt = 1; ; attempt++) {
+    const is = (name: 'unread' | 'readUpTo') => (before[name] === undefined ? `attribute_not_exists(${name})` : `${name} = :${name}`);
+    const after = { unread: 0, readUpTo: now };
+    const update: TxItem = {
+      op: {
+        Update: {
+          TableName: TABLE,
+          Key: key,
+          UpdateExpression: 'SET readUpTo = :now, unread = :zero',
+          ConditionExpression: `${is('unread')} AND ${is('readUpTo')}`,
+          ExpressionAttributeValues: { ':now': now, ':zero': 0, ...(before.unread !== undefined ? { ':unread': before.unread } : {}), ...(before.readUpTo !== undefined ? { ':readUpTo': before.readUpTo } : {}) },
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        },
+      },
+    };
+    try {
+      await transact([update, record(before, after)]);
+      return;
+    } catch (err) {
+      if (!(err instanceof ConditionFailed) || err.index !== 0 || attempt >= MARK_ATTEMPTS) throw err;
+      before = storedState(err.items[0]);
+    }
+  }
 }
+
+/**
+ * How long the mark of a counted expiry stays: beyond the stream's 24 hours of records and the
+ * 14 days a dead letter can wait in its queue before it is redriven (docs/OPERATIONS.md).
+ */
+export const EXPIRED_MARK_DAYS = 15;
 
 /**
  * A notification DynamoDB's TTL removed: the count loses it if it was unread. (Deletions of
  * ours moved the count in their own transaction; TTL deletions bypass every transaction.)
+ * Once: a stream batch is retried from its first failed record on, so this record may come
+ * again after it was applied. The mark of the expiry goes in with the count's step, and a
+ * record that finds it changes nothing. A read notification moves nothing and leaves no mark:
+ * the watermark only moves forward, so it is read at every retry too.
  */
-export async function forgetExpired(n: Pick<NotificationItem, 'recipientId' | 'createdAt'>): Promise<void> {
-  await transact([countIt(n.recipientId, -1, n.createdAt)]).catch((e) => { if (!(e instanceof ConditionFailed)) throw e; });
+export async function forgetExpired(n: Pick<NotificationItem, 'recipientId' | 'createdAt' | 'id'>, now = Date.now()): Promise<void> {
+  const mark: TxItem = {
+    op: {
+      Put: {
+        TableName: TABLE,
+        Item: { ...keys.notificationExpired(n.recipientId, n.id), type: 'NOTIFICATION_EXPIRED', expiresAt: Math.floor(now / 1000) + EXPIRED_MARK_DAYS * 86_400 },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      },
+    },
+  };
+  await transact([mark, countIt(n.recipientId, -1, n.createdAt)]).catch((e) => { if (!(e instanceof ConditionFailed)) throw e; });
 }

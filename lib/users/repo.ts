@@ -89,16 +89,22 @@ export interface EdgesAhead {
   /** The user's blocks newest first, at least `limit` of them (the caller's block lists, read
    * by authentication on every GET). */
   blocked?: Promise<string[]>;
-  /** The users hidden from the owner (lib/graph/hidden.ts hiddenIds): their posts leave its `bookmarks`. */
+  /**
+   * The users hidden from the owner (lib/graph/hidden.ts hiddenIds): they leave its `followers`
+   * and `following`, and their posts its `bookmarks`. An answer that is not a GET is not
+   * scrubbed by lib/http (a login, a profile edit), so its own object is filtered here.
+   */
   hidden?: Promise<Set<string>>;
 }
 
 export async function loadEdges(userId: string, own: boolean, limit: number, ahead: EdgesAhead = {}): Promise<UserEdges> {
-  const [followers, following, bookmarked, blocked] = await Promise.all([
+  const [followers, following, bookmarked, blocked, unseen] = await Promise.all([
     edgeIds('GSI2', keys.followersOf(userId), limit),
     edgeIds('GSI1', keys.followingOf(userId), limit),
     own ? (ahead.bookmarks ?? bookmarkIds(userId, limit)).then((ids) => livePosts(ids, ahead.hidden)) : undefined,
     own ? (ahead.blocked?.then((ids) => ids.slice(0, limit)) ?? edgeIds('GSI1', keys.blocksOf(userId), limit)) : undefined,
+    ahead.hidden,
   ]);
-  return own ? { followers, following, bookmarks: bookmarked, blocked_users: blocked } : { followers, following };
+  const seen = (ids: string[]) => (unseen ? ids.filter((id) => !unseen.has(id)) : ids);
+  return own ? { followers: seen(followers), following: seen(following), bookmarks: bookmarked, blocked_users: blocked } : { followers, following };
 }

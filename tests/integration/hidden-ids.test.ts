@@ -3,7 +3,8 @@
 import { call } from '../support/invoke';
 import { makeUsers } from '../support/factories';
 import { makePost } from '../support/posts';
-import { block, follow } from '../support/graph';
+import { block, follow, unblock } from '../support/graph';
+import { handler as editPost } from '../../functions/posts/edit';
 import { handler as profile } from '../../functions/users/profile';
 import { handler as getPost } from '../../functions/posts/get';
 import { handler as likePost } from '../../functions/posts/like';
@@ -44,6 +45,27 @@ describe('ids hidden by a block', () => {
     expect(byFriend.body.post.likes).toEqual([blocker!.id]);
     const friendsOwn = await call(profile, 'GET /users/{identifier}', { token: friend!.token, params: { identifier: friend!.id } });
     expect(friendsOwn.body.user.followers).toEqual([blocker!.id]);
+  });
+});
+
+describe('ids hidden by a block, in an answer that is not a GET', () => {
+  it('a post edit\'s likes leave likers on either side of a block with the author, and take them back after unblocking', async () => {
+    const [author, blocksAuthor, blockedByAuthor, friend] = await makeUsers(4);
+    const post = await makePost(author!);
+    for (const u of [blocksAuthor!, blockedByAuthor!, friend!]) {
+      expect((await call(likePost, 'POST /posts/like/{post_id}', { token: u.token, params: { post_id: post._id } })).status).toBe(200);
+    }
+    expect((await block(blocksAuthor!, author!)).status).toBe(200);
+    expect((await block(author!, blockedByAuthor!)).status).toBe(200);
+    const edit = (caption: string) => call(editPost, 'POST /posts/edit/{post_id}', { token: author!.token, params: { post_id: post._id }, body: { caption } });
+    const hidden = await edit('first edit');
+    expect(hidden.status).toBe(200);
+    expect(hidden.body.post.likes).toEqual([friend!.id]);
+    // The post's count is the post's, not the caller's view of it.
+    expect(hidden.body.post.likesCount).toBe(3);
+    expect((await unblock(blocksAuthor!, author!)).status).toBe(200);
+    expect((await unblock(author!, blockedByAuthor!)).status).toBe(200);
+    expect([...(await edit('second edit')).body.post.likes].sort()).toEqual([blocksAuthor!.id, blockedByAuthor!.id, friend!.id].sort());
   });
 });
 

@@ -107,6 +107,22 @@ it('sets the profile image from imageMedia (its 320 variant); a replaced one is 
   expect((await mediaOf(me.token, second)).status).toBe(404);
 });
 
+it("a profile image that is a URL of someone else's media, or of the caller's post's, is not the profile's to give back: changing it leaves that media alone", async () => {
+  const u = await makeUser();
+  const theirs = (await mediaOf(other.token, await readyMedia(other.token))).body.media;
+  const forPost = await readyMedia(u.token);
+  const posted = (await mediaOf(u.token, forPost)).body.media;
+  expect((await post(u.token, { media: [forPost], caption: 'with a photo' })).status).toBe(201);
+  for (const m of [theirs, posted]) {
+    const set = await call(editProfile, 'POST /users/profile/edit', { token: u.token, body: { image: m.variants['320'] } });
+    expect(set.status).toBe(200);
+    const changed = await call(editProfile, 'POST /users/profile/edit', { token: u.token, body: { image: 'https://cdn.example.test/other.png' } });
+    expect({ status: changed.status, image: changed.body.user?.image }).toEqual({ status: 200, image: 'https://cdn.example.test/other.png' });
+    expect(await getItem(keys.media(m._id))).toBeDefined();
+    for (const url of [m.url, ...Object.values(m.variants) as string[]]) expect((await fetch(url)).status).toBe(200);
+  }
+});
+
 it("refuses someone else's or a pending imageMedia, and imageMedia with image", async () => {
   const foreign = await readyMedia(other.token);
   const pending = (await upload(me.token, await makeImage('jpeg', 20, 20), 'image/jpeg')).mediaId;

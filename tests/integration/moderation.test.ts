@@ -28,6 +28,8 @@ import { handler as deletePostH } from '../../functions/posts/delete';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from '../../lib/db/client';
 import { handler as loginH } from '../../functions/auth/login';
+import { handler as editProfileH } from '../../functions/users/edit';
+import { handler as editPostH } from '../../functions/posts/edit';
 import { eventually, startTestStream, type TestStream } from '../support/stream';
 
 // The home feed is written by the change stream's fan-out.
@@ -129,7 +131,7 @@ describe('reports', () => {
   });
 
   it('suspend: sessions end at once, the author and its post vanish from a third user\'s feed, explore, likes list and search at once, and come back on unsuspend', async () => {
-    const [author, fan, third, mod, blocker] = await users(5);
+    const [author, fan, third, mod, blocker, late] = await users(6);
     await follow(third, author);
     await block(blocker, author);
     const post = await makePost(author);
@@ -162,14 +164,30 @@ describe('reports', () => {
       // Left out of its blocker's own list too, and of its total and blocked_users (section 15).
       blocked: await call(blockedH, 'GET /users/blocked', { token: blocker.token }).then((res) => ({ ids: ids(res.body.data), count: res.body.count })),
       blockedUsers: (await call(me, 'GET /users/me', { token: blocker.token })).body.user.blocked_users,
+      // Answers that are not GETs (lib/http scrubs only those): the own object of a login and of
+      // a profile edit, and the likes of a post edit.
+      loginFollowing: (await call(loginH, 'POST /auth/login', { body: { identifier: third.username, password: third.password } })).body.user.following.includes(author.id),
+      editFollowing: (await call(editProfileH, 'POST /users/profile/edit', { token: third.token, body: { bio: 'a bio' } })).body.user.following.includes(author.id),
+      editLikes: (await call(editPostH, 'POST /posts/edit/{post_id}', { token: fan.token, params: { post_id: other._id }, body: { caption: 'edited' } })).body.post.likes.includes(author.id),
     });
-    expect(await visible()).toEqual({ post: 404, profile: 404, feed: false, explore: false, likes: false, search: false, blocked: { ids: [], count: 0 }, blockedUsers: [] });
+    expect(await visible()).toEqual({
+      post: 404, profile: 404, feed: false, explore: false, likes: false, search: false, blocked: { ids: [], count: 0 }, blockedUsers: [],
+      loginFollowing: false, editFollowing: false, editLikes: false,
+    });
+    // Nobody can block it now, as nobody can follow it: it does not exist to them.
+    const lateBlock = await block(late, author);
+    expect({ status: lateBlock.status, code: lateBlock.body.code }).toEqual({ status: 404, code: 'NOT_FOUND' });
+    expect(await getItem(keys.block(late.id, author.id))).toBeUndefined();
+    expect(await getItem(keys.user(late.id))).toMatchObject({ blockedCount: 0 });
     // The username stays taken.
     expect(await getItem(keys.username(author.username))).toMatchObject({ userId: author.id });
 
     const lifted = await call(unsuspendH, 'POST /moderation/users/{user_id}/unsuspend', { token, params: { user_id: author.id } });
     expect(lifted.status).toBe(200);
-    expect(await visible()).toEqual({ post: 200, profile: 200, feed: true, explore: true, likes: true, search: true, blocked: { ids: [author.id], count: 1 }, blockedUsers: [author.id] });
+    expect(await visible()).toEqual({
+      post: 200, profile: 200, feed: true, explore: true, likes: true, search: true, blocked: { ids: [author.id], count: 1 }, blockedUsers: [author.id],
+      loginFollowing: true, editFollowing: true, editLikes: true,
+    });
     expect((await call(loginH, 'POST /auth/login', { body: { identifier: author.username, password: author.password } })).status).toBe(200);
   });
 

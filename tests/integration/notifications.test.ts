@@ -6,11 +6,14 @@ import { makePost, users } from '../support/posts';
 import { block, follow, unfollow } from '../support/graph';
 import { getItem } from '../support/db';
 import { eventually, startTestStream, type TestStream } from '../support/stream';
-import { comment, created, reply, like as likeComment } from '../support/comment-api';
+import { comment, created, reply, traceRecords, like as likeComment } from '../support/comment-api';
 import type { TestUser } from '../support/factories';
 import * as keys from '../../lib/keys';
 import { handler as listH } from '../../functions/notifications/list';
 import { handler as readH } from '../../functions/notifications/read';
+import { addNotification, markAllRead, type StoredState } from '../../lib/notifications/store';
+import { logItem } from '../../lib/audit/records';
+import { diffState } from '../../lib/audit/diff';
 import { handler as likeH } from '../../functions/posts/like';
 import { handler as unlikeH } from '../../functions/posts/unlike';
 import { handler as deleteCommentH } from '../../functions/comments/delete';
@@ -111,9 +114,19 @@ describe('notifications', () => {
     const [me, a, b] = await users(3);
     await follow(a, me);
     await until(me, (v) => v.unreadCount === 1);
-    const res = await call(readH, 'POST /notifications/read', { token: me.token });
+    const stored = await getItem(keys.notificationState(me.id));
+    const res = await call(readH, 'POST /notifications/read', { token: me.token, headers: { 'X-Trace-Id': `read-${me.id}` } });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ success: true, unreadCount: 0 });
+    // Its trace record (contract section 9): the state item's fields, before and after.
+    const after = await getItem(keys.notificationState(me.id));
+    expect(await traceRecords(`read-${me.id}`)).toEqual([expect.objectContaining({
+      level: 'INFO',
+      action: { type: 'NOTIFICATIONS_READ', description: expect.any(String) },
+      actor: { type: 'user', id: me.id },
+      stateDiff: { changes: ['unread', 'readUpTo'], before: { unread: 1 }, after: { unread: 0, readUpTo: after!.readUpTo } },
+    })]);
+    expect(stored).not.toHaveProperty('readUpTo');
     expect(await list(me)).toMatchObject({ unreadCount: 0, notifications: [expect.objectContaining({ read: true })] });
     await follow(b, me);
     const page = await until(me, (v) => v.notifications.length === 2);
@@ -186,5 +199,45 @@ describe('notifications', () => {
     expect(passesFilters({ ...record, userIdentity: undefined }, consumerMapping(ROOT).filterPatterns)).toBe(false);
     expect(await consumer({ Records: [record as never] })).toEqual({ batchItemFailures: [] });
     expect(await list(me)).toMatchObject({ notifications: [], unreadCount: 0 });
+    // A batch is retried from its first failed record on: the same record again, twice,
+    // changes nothing. The stored count, not the answer (which never shows less than 0).
+    for (let i = 0; i < 2; i++) expect(await consumer({ Records: [record as never] })).toEqual({ batchItemFailures: [] });
+    expect(await getItem(keys.notificationState(me.id))).toMatchObject({ unread: 0 });
+    // So the next notification counts.
+    const [other] = await users(1);
+    await follow(other, me);
+    await until(me, (v) => v.notifications.length === 1);
+    expect(await list(me)).toMatchObject({ unreadCount: 1 });
+    expect(await getItem(keys.notificationState(me.id))).toMatchObject({ unread: 1 });
+  });
+});
+
+describe('marking read, racing a new notification', () => {
+  it('records the state it replaced: a notification that lands between the read and the write makes the mark go again from the new state', async () => {
+    const [me, fan] = await users(2);
+    const traceCtx = { traceId: `race-${me.id}`, scenarioId: '', stepId: '', simTimestamp: Date.now() };
+    const send = db.send.bind(db);
+    let landed = false;
+    // The notification lands after the mark's read, before its first transaction.
+    const spy = jest.spyOn(db, 'send').mockImplementation((async (command: { constructor: { name: string } }, ...rest: unknown[]) => {
+      if (command.constructor.name === 'TransactWriteCommand' && !landed) {
+        landed = true;
+        await addNotification({ kind: 'FOLLOW', recipientId: me.id, actorId: fan.id, cause: `TEST#${fan.id}` });
+      }
+      return (send as (...a: unknown[]) => Promise<unknown>)(command, ...rest);
+    }) as typeof db.send);
+    const seen: StoredState[] = [];
+    try {
+      await markAllRead(me.id, (before, after) => {
+        seen.push(before);
+        return logItem(traceCtx, { type: 'NOTIFICATIONS_READ', description: 'test', actorId: me.id, diff: diffState(before, after) });
+      }, new Date(Date.now() + 60_000).toISOString());
+    } finally {
+      spy.mockRestore();
+    }
+    expect(seen).toEqual([{}, { unread: 1 }]);
+    expect(await getItem(keys.notificationState(me.id))).toMatchObject({ unread: 0 });
+    const records = await traceRecords(traceCtx.traceId) as { stateDiff: unknown }[];
+    expect(records.map((r) => r.stateDiff)).toEqual([{ changes: ['unread', 'readUpTo'], before: { unread: 1 }, after: { unread: 0, readUpTo: expect.any(String) } }]);
   });
 });

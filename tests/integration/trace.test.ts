@@ -5,6 +5,7 @@ import { handler as edit } from '../../functions/users/edit';
 import { handler as me } from '../../functions/users/me';
 import { handler as register } from '../../functions/auth/register';
 import { handler as login } from '../../functions/auth/login';
+import { handler as passwordH } from '../../functions/auth/password';
 import { handler as traceLogs } from '../../functions/logs/trace';
 import { signToken } from '../../lib/auth/tokens';
 import * as keys from '../../lib/keys';
@@ -107,6 +108,20 @@ describe('log records', () => {
     expect(warn).toMatchObject({ level: 'WARN', action: { type: 'REQUEST_REFUSED' }, actor: { id: u.id } });
     expect(warn.payload.error).toEqual({ status: 400, code: 'VALIDATION_ERROR' });
     expect(JSON.stringify(warn)).not.toContain('leak-me');
+  });
+
+  it('writes one WARN record for a wrong password on a route whose token is good, none for a wrong password at login', async () => {
+    const u = await makeUser();
+    const t = uniq('pw');
+    const wrong = await call(passwordH, 'POST /auth/password', { token: u.token, body: { currentPassword: 'not the password', newPassword: 'a new long password' }, headers: { 'X-Trace-Id': t } });
+    expect(wrong.status).toBe(401);
+    await call(login, 'POST /auth/login', { body: { identifier: u.username, password: 'not the password' }, headers: { 'X-Trace-Id': t } });
+    const res = await read(u.token, t);
+    expect(res.body.data.count).toBe(1);
+    const [warn] = res.body.data.logs;
+    expect(warn).toMatchObject({ level: 'WARN', action: { type: 'REQUEST_REFUSED' }, actor: { id: u.id } });
+    expect(warn.payload.error).toEqual({ status: 401, code: 'INVALID_CREDENTIALS' });
+    expect(JSON.stringify(warn)).not.toContain('not the password');
   });
 
   it('shows a caller only their own records; a logs:read token sees all; nothing visible is 404', async () => {
