@@ -73,13 +73,6 @@ export function isHttpUrl(s: string): boolean {
   return HTTP_URL_RE.test(s);
 }
 
-export const httpUrl = () =>
-  z.string().check(
-    z.trim(),
-    z.refine(isHttpUrl, 'must be an absolute http or https URL of at most 2048 characters'),
-    z.meta({ pattern: `^\\s*${HTTP_URL}\\s*$`, description: 'an absolute http or https URL of at most 2048 characters (surrounding spaces are trimmed)' }),
-  );
-
 /** A record id in a path: a ULID in any case, returned upper case. */
 export const id = () =>
   z.pipe(

@@ -2595,16 +2595,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden: FORBIDDEN */
-            403: {
-                headers: {
-                    "X-Trace-Id": components["headers"]["XTraceId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Not found: NOT_FOUND */
             404: {
                 headers: {
@@ -4675,16 +4665,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden: FORBIDDEN */
-            403: {
-                headers: {
-                    "X-Trace-Id": components["headers"]["XTraceId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Not found: NOT_FOUND */
             404: {
                 headers: {
@@ -4779,16 +4759,6 @@ export interface operations {
             401: {
                 headers: {
                     "WWW-Authenticate"?: "Bearer";
-                    "X-Trace-Id": components["headers"]["XTraceId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Forbidden: FORBIDDEN */
-            403: {
-                headers: {
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
@@ -4975,6 +4945,21 @@ export interface operations {
             };
         };
         responses: {
+            /** @description OK: the target has an open report already: a further reporter, or the same one again */
+            200: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        report: components["schemas"]["Report"];
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
             /** @description Created */
             201: {
                 headers: {
@@ -5004,6 +4989,16 @@ export interface operations {
             401: {
                 headers: {
                     "WWW-Authenticate"?: "Bearer";
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: NOT_FOUND */
+            404: {
+                headers: {
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
@@ -5871,7 +5866,8 @@ export interface operations {
                     bio?: string;
                     /** @description trimmed, then 0-32 characters (Unicode code points); no control characters */
                     gender?: string;
-                    image?: "" | string;
+                    /** @description "" (none) or an absolute http or https URL of at most 2048 characters (surrounding spaces are trimmed) */
+                    image?: string;
                     /** @description the id of one of the caller's own ready media, instead of image */
                     imageMedia?: string;
                     /** @description trimmed, then 1-64 characters (Unicode code points); no control characters; not only invisible characters */

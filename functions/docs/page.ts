@@ -3,10 +3,12 @@
 // calls that same origin. Public, like /openapi.json. Its own function: Swagger UI's
 // 1.7 MB bundle travels in this function's package only (tests/deploy/bundle-size.test.ts).
 // It takes no input but the path, so it does not use the API's middy stack (no JSON answer,
-// nothing to validate, nothing to trace).
+// nothing to validate); it reads the trace headers as the stack does, and every answer,
+// errors included, carries X-Trace-Id (contract section 9).
 import { gunzipSync } from 'node:zlib';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { vendorAssets } from './assets';
+import { readTrace } from '../../lib/http/trace';
 
 const PAGE = `<!doctype html>
 <html lang="en">
@@ -49,18 +51,24 @@ function text(status: number, type: string, body: string, cache = 'public, max-a
   return { statusCode: status, headers: { 'Content-Type': type, 'Cache-Control': cache, ...SECURITY_HEADERS }, body };
 }
 
+const json = (status: number, body: Record<string, unknown>): Result =>
+  ({ statusCode: status, headers: { 'Content-Type': 'application/json; charset=utf-8' }, body: JSON.stringify(body) });
+
 export const handler = async (event: APIGatewayProxyEventV2): Promise<Result> => {
+  const headers = Object.fromEntries(Object.entries(event.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
+  const { trace, problems } = readTrace(headers);
+  const res = problems.length
+    ? json(400, { success: false, message: 'A trace header is malformed.', code: 'VALIDATION_ERROR', details: problems })
+    : serve(event);
+  return { ...res, headers: { ...res.headers, 'X-Trace-Id': trace.traceId } };
+};
+
+function serve(event: APIGatewayProxyEventV2): Result {
   const asset = event.pathParameters?.asset;
   if (asset === undefined) return text(200, 'text/html; charset=utf-8', PAGE);
   if (asset === 'init.js') return text(200, 'application/javascript; charset=utf-8', INIT);
   const file = Object.hasOwn(vendorAssets(), asset) ? vendorAssets()[asset]! : undefined;
-  if (!file) {
-    return {
-      statusCode: 404,
-      headers: { 'Content-Type': 'application/json; charset=utf-8' },
-      body: JSON.stringify({ success: false, message: 'No such route.', code: 'NOT_FOUND' }),
-    };
-  }
+  if (!file) return json(404, { success: false, message: 'No such route.', code: 'NOT_FOUND' });
   // The vendor files change only with the package version: cached for a day.
   const cache = 'public, max-age=86400';
   if (/\bgzip\b/i.test(event.headers?.['accept-encoding'] ?? '')) {
@@ -73,4 +81,4 @@ export const handler = async (event: APIGatewayProxyEventV2): Promise<Result> =>
   }
   const plain = text(200, file.type, gunzipSync(file.gzipped).toString('utf8'), cache);
   return { ...plain, headers: { ...plain.headers, Vary: 'Accept-Encoding' } };
-};
+}

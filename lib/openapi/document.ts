@@ -122,6 +122,7 @@ function operation(route: DocRoute): Schema {
     parameters: parameters(route),
     responses: {
       [String(doc.status)]: { description: doc.status === 201 ? 'Created' : 'OK', headers: traceHeader, content: { 'application/json': { schema: success } } },
+      ...(doc.also ? { [String(doc.also.status)]: { description: `OK: ${doc.also.when}`, headers: traceHeader, content: { 'application/json': { schema: success } } } } : {}),
       ...errorResponses(route, doc.errors),
     },
   };

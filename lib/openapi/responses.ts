@@ -10,6 +10,8 @@ type Schema = Record<string, unknown>;
 export interface RouteDoc {
   summary: string;
   status: 200 | 201;
+  /** A second success status with the same body (a repeat that creates nothing), and when it is answered. */
+  also?: { status: 200; when: string };
   /** Properties of the success body besides `success: true`. */
   body: Record<string, Schema>;
   /** Error answers particular to this route: status -> codes. */
@@ -46,7 +48,7 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
     summary: 'Change the password; ends every other session of the account', status: 200, body: { message }, errors: { 401: ['INVALID_CREDENTIALS'], 429: ['TOO_MANY_ATTEMPTS'] } },
 
   'POST /reports': {
-    summary: 'Report a post, a comment or an account; one open report per target: the first answers 201, each further reporter adds one to its reporters and answers 200, the same reporter again changes nothing (200)', status: 201, body: { message, report: ref('Report') }, errors: { 400: ['SELF_ACTION'] } },
+    summary: 'Report a post, a comment or an account; one open report per target: the first answers 201, each further reporter adds one to its reporters and answers 200, the same reporter again changes nothing (200)', status: 201, body: { message, report: ref('Report') }, also: { status: 200, when: 'the target has an open report already: a further reporter, or the same one again' }, errors: { 400: ['SELF_ACTION'], 404: ['NOT_FOUND'] } },
   'GET /moderation/reports': {
     summary: 'The reports of a status, oldest first, each with its reporters count and its target as it is now (null once gone); scope moderate', status: 200, body: { reports: list('ModerationReport'), pagination: ref('ListPagination') }, errors: { 403: ['FORBIDDEN'] } },
   'POST /moderation/reports/{report_id}/resolve': {
@@ -97,11 +99,11 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'POST /posts/like/{post_id}': {
     summary: 'Like a post', status: 200, body: like, errors: forbiddenOrMissing },
   'POST /posts/unlike/{post_id}': {
-    summary: 'Remove a like', status: 200, body: like, errors: forbiddenOrMissing },
+    summary: 'Remove a like', status: 200, body: like, errors: { 404: ['NOT_FOUND'] } },
   'POST /posts/bookmark/{post_id}': {
     summary: 'Bookmark a post', status: 200, body: { message, isBookmarked: { type: 'boolean' } }, errors: forbiddenOrMissing },
   'POST /posts/unbookmark/{post_id}': {
-    summary: 'Remove a bookmark', status: 200, body: { message, isBookmarked: { type: 'boolean' } }, errors: forbiddenOrMissing },
+    summary: 'Remove a bookmark', status: 200, body: { message, isBookmarked: { type: 'boolean' } }, errors: { 404: ['NOT_FOUND'] } },
 
   'POST /comments/create/{post_id}': {
     summary: 'Comment on a post', status: 201, body: { message, comment: ref('Comment') }, errors: forbiddenOrMissing },
@@ -116,7 +118,7 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'POST /comments/like/{comment_id}': {
     summary: 'Like a comment (idempotent)', status: 200, body: like, errors: forbiddenOrMissing },
   'POST /comments/unlike/{comment_id}': {
-    summary: 'Unlike a comment (idempotent)', status: 200, body: like, errors: forbiddenOrMissing },
+    summary: 'Unlike a comment (idempotent)', status: 200, body: like, errors: { 404: ['NOT_FOUND'] } },
 
   'GET /notifications': {
     summary: "The caller's notifications, newest first, and the exact number of unread ones", status: 200,

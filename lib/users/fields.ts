@@ -1,6 +1,6 @@
 // The user fields of contract section 4.
 import * as z from 'zod/mini';
-import { httpUrl, text } from '../fields';
+import { HTTP_URL, isHttpUrl, text } from '../fields';
 import { ID_PATTERN } from '../ids';
 
 export const RESERVED_USERNAMES = new Set([
@@ -63,5 +63,10 @@ export const email = () =>
   );
 export const bio = () => text(0, 150);
 export const gender = () => text(0, 32);
-/** A profile image: "" (none) or an absolute http(s) URL. */
-export const profileImage = () => z.union([z.literal(''), httpUrl()]);
+/** A profile image: "" (none) or an absolute http(s) URL, trimmed first (spaces alone are ""). */
+export const profileImage = () =>
+  z.string().check(
+    z.trim(),
+    z.refine((s) => s === '' || isHttpUrl(s), 'must be "" or an absolute http or https URL of at most 2048 characters'),
+    z.meta({ pattern: `^\\s*(?:${HTTP_URL})?\\s*$`, description: '"" (none) or an absolute http or https URL of at most 2048 characters (surrounding spaces are trimmed)' }),
+  );

@@ -49,6 +49,17 @@ describe('GET /docs', () => {
       const res = await get(`/docs/${name}`);
       expect(res.statusCode).toBe(404);
       expect(JSON.parse(String(res.body))).toEqual({ success: false, message: expect.any(String), code: 'NOT_FOUND' });
+      expect(res.headers!['X-Trace-Id']).toMatch(/^[0-9A-Z]{26}$/);
     }
+  });
+
+  it('carries X-Trace-Id on every answer, the caller\'s own when it sends one, and refuses a malformed trace header (400)', async () => {
+    for (const path of ['/docs', '/docs/init.js', '/docs/swagger-ui.css', '/docs/nope.js']) {
+      expect((await get(path, { 'X-Trace-Id': 'docs-trace.1' })).headers!['X-Trace-Id']).toBe('docs-trace.1');
+    }
+    const bad = await get('/docs', { 'x-trace-id': 'no spaces allowed' });
+    expect(bad.statusCode).toBe(400);
+    expect(JSON.parse(String(bad.body))).toMatchObject({ success: false, code: 'VALIDATION_ERROR', details: [{ path: 'x-trace-id' }] });
+    expect(bad.headers!['X-Trace-Id']).toMatch(/^[0-9A-Z]{26}$/);
   });
 });

@@ -119,6 +119,14 @@ describe('POST /users/profile/edit', () => {
     expect(res.body.user).toMatchObject({ gender: '', image: '' });
   });
 
+  it('trims a profile image before it is checked: spaces around a URL go, spaces alone are ""', async () => {
+    const u = await makeUser();
+    const set = await call(edit, 'POST /users/profile/edit', { token: u.token, body: { image: '  https://cdn.example.test/b.png\n' } });
+    expect({ status: set.status, image: set.body.user?.image }).toEqual({ status: 200, image: 'https://cdn.example.test/b.png' });
+    const cleared = await call(edit, 'POST /users/profile/edit', { token: u.token, body: { image: '   ' } });
+    expect({ status: cleared.status, image: cleared.body.user?.image }).toEqual({ status: 200, image: '' });
+  });
+
   it('changes the username atomically: the old one is free, the new one taken, search follows', async () => {
     const [u, other] = [await makeUser({ name: 'Grace Hopper' }), await makeUser()];
     const newName = uniq('new');
