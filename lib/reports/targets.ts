@@ -13,10 +13,26 @@ import type { ReportItem, TargetType } from './reports';
 
 export type TargetRecord = { type: 'post'; item: PostItem } | { type: 'comment'; item: CommentItem } | { type: 'user'; item: UserItem };
 
-/** The record as stored, undefined when gone (a deleted user's item, while its cleanup runs, counts as gone). */
+/** The keys of what a comment stands under: its post, and a reply's parent comment. */
+const aboveOf = (c: CommentItem) => [keys.post(c.post), ...(c.parentComment ? [keys.comment(c.parentComment)] : [])];
+
+/**
+ * A comment every read still shows: it, its post and its parent all stand. A deleted post's or
+ * comment's children leave every read at once and are drained after it (contract section 8):
+ * until then their items are there, and they are gone all the same.
+ */
+async function liveComment(id: string): Promise<CommentItem | undefined> {
+  const item = await getComment(id);
+  if (!item) return undefined;
+  const above = aboveOf(item);
+  const found = await batchGet(above, { projection: 'createdAt' });
+  return above.every((k) => found.has(itemKey(k))) ? item : undefined;
+}
+
+/** The record as stored, undefined when gone (a deleted user's item, while its cleanup runs, counts as gone; so does a comment under a deleted post or comment). */
 export async function targetRecord(type: TargetType, id: string): Promise<TargetRecord | undefined> {
   if (type === 'post') { const item = await getPost(id); return item && { type, item }; }
-  if (type === 'comment') { const item = await getComment(id); return item && { type, item }; }
+  if (type === 'comment') { const item = await liveComment(id); return item && { type, item }; }
   const item = await getUser(id);
   return item && !item.deletedAt ? { type, item } : undefined;
 }
@@ -45,10 +61,15 @@ export type TargetView = Post | Comment | BaseUser | null;
 export async function targetViews(reports: ReportItem[]): Promise<Map<string, TargetView>> {
   const key = (r: ReportItem) => (r.targetType === 'post' ? keys.post(r.targetId) : r.targetType === 'comment' ? keys.comment(r.targetId) : keys.user(r.targetId));
   const found = reports.length ? await batchGet(reports.map(key)) : new Map<string, unknown>();
+  // A comment under a deleted post or comment is gone too (liveComment): what the found
+  // comments stand under, in a second BatchGet only when the page has comments.
+  const comments = reports.flatMap((r) => (r.targetType === 'comment' && found.has(itemKey(key(r))) ? [found.get(itemKey(key(r))) as CommentItem] : []));
+  const above = comments.length ? await batchGet(comments.flatMap(aboveOf), { projection: 'createdAt' }) : new Map<string, unknown>();
   const out = new Map<string, TargetView>();
   for (const r of reports) {
     const item = found.get(itemKey(key(r)));
-    if (!item) { out.set(r.id, null); continue; }
+    const orphan = r.targetType === 'comment' && item !== undefined && !aboveOf(item as CommentItem).every((k) => above.has(itemKey(k)));
+    if (!item || orphan) { out.set(r.id, null); continue; }
     if (r.targetType === 'post') out.set(r.id, toPost(item as PostItem, []));
     else if (r.targetType === 'comment') out.set(r.id, toComment(item as CommentItem, []));
     else out.set(r.id, (item as UserItem).deletedAt ? null : toBaseUser(item as UserItem, { followers: [], following: [] }, false));
