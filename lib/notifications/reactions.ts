@@ -4,16 +4,16 @@
 // recipient (`causeOf`): liking, unliking and liking again leaves one; undoing removes it.
 // None for one's own actions; none between two users with a block either way: a new one is
 // checked after it is written (a block that landed meanwhile removes it), and a block removes
-// those already there, in both directions.
+// those already there, in both directions. A change record may come again long after its own
+// time (a dead letter redriven): a notification is kept only while the item that caused it
+// stands, and an undo removes only the notification of the undone item or an older one.
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from '../db/client';
-import { batchGet } from '../db/batch';
+import { batchGet, itemKey } from '../db/batch';
 import * as keys from '../keys';
 import { INDEX } from '../keys';
 import { typeOf, type Change, type Item, type Reaction } from '../events/changes';
 import { addNotification, forgetExpired, removeItem, removeNotification, type NewNotification, type NotificationItem } from './store';
-
-const blockedEitherWay = async (a: string, b: string) => (await batchGet([keys.block(a, b), keys.block(b, a)], { projection: 'createdAt' })).size > 0;
 
 /** Removes every notification between two users, both ways. */
 async function removeBetween(a: string, b: string): Promise<void> {
@@ -33,11 +33,21 @@ async function removeBetween(a: string, b: string): Promise<void> {
   }
 }
 
-/** Adds a notification, then drops it again if a block between the two users stands by then. */
-async function notify(n: NewNotification): Promise<void> {
+const keyOf = (item: Item) => ({ PK: String(item.PK), SK: String(item.SK) });
+
+/**
+ * Adds the notification of a stored item, then drops it again if by then a block between the
+ * two users stands (all of that cause), or the item is gone or made anew (that one, by its
+ * createdAt): a record redriven after its undo was handled does not bring it back.
+ */
+async function notify(n: NewNotification, cause: Item): Promise<void> {
   if (n.recipientId === n.actorId) return;
-  await addNotification(n);
-  if (await blockedEitherWay(n.recipientId, n.actorId)) await removeNotification(n.recipientId, n.cause);
+  const at = String(cause.createdAt);
+  await addNotification({ ...n, causeAt: at });
+  const blocks = [keys.block(n.recipientId, n.actorId), keys.block(n.actorId, n.recipientId)];
+  const found = await batchGet([...blocks, keyOf(cause)], { projection: 'createdAt' });
+  if (blocks.some((k) => found.has(itemKey(k)))) await removeNotification(n.recipientId, n.cause);
+  else if ((found.get(itemKey(keyOf(cause))) as { createdAt?: string } | undefined)?.createdAt !== at) await removeNotification(n.recipientId, n.cause, at);
 }
 
 /**
@@ -79,12 +89,12 @@ export const notificationReactions: Reaction[] = [
   {
     name: 'notify',
     matches: (c: Change) => c.event === 'INSERT' && NOTIFYING.includes(String(typeOf(c))),
-    run: async (c) => { for (const n of causesOf(c.newImage!)) await notify(n); },
+    run: async (c) => { for (const n of causesOf(c.newImage!)) await notify(n, c.newImage!); },
   },
   {
     name: 'notify-undo',
     matches: (c: Change) => c.event === 'REMOVE' && NOTIFYING.includes(String(typeOf(c))),
-    run: async (c) => { for (const n of causesOf(c.oldImage!)) await removeNotification(n.recipientId, n.cause); },
+    run: async (c) => { for (const n of causesOf(c.oldImage!)) await removeNotification(n.recipientId, n.cause, String(c.oldImage!.createdAt)); },
   },
   {
     name: 'notify-expired',

@@ -26,6 +26,7 @@ export interface NotificationItem {
   actorId: string;
   postId: string | null;
   commentId: string | null;
+  causeAt?: string;
   createdAt: string;
   expiresAt: number;
   GSI1PK: string;
@@ -40,6 +41,8 @@ export interface NewNotification {
   actorId: string;
   /** What caused it, unique per recipient: its undo names the same cause. */
   cause: string;
+  /** The causing item's createdAt: an undo removes a notification of that item or an older one, never of a newer one. */
+  causeAt?: string;
   postId?: string | null;
   commentId?: string | null;
 }
@@ -56,6 +59,7 @@ export function notificationItem(n: NewNotification, createdAt = new Date().toIS
     actorId: n.actorId,
     postId: n.postId ?? null,
     commentId: n.commentId ?? null,
+    ...(n.causeAt ? { causeAt: n.causeAt } : {}),
     createdAt,
     expiresAt: Math.floor(Date.parse(createdAt) / 1000) + RETENTION_DAYS * 86_400,
   };
@@ -88,11 +92,15 @@ export async function addNotification(n: NewNotification): Promise<void> {
   }
 }
 
-/** Removes the notification of a cause (an undone action), moving the count if it was unread. */
-export async function removeNotification(recipientId: string, cause: string): Promise<void> {
+/**
+ * Removes the notification of a cause (an undone action), moving the count if it was unread.
+ * \`upTo\`: only one caused by an item created then or before (the undone item's createdAt): a
+ * change record redriven late must not remove the notification of the action done again since.
+ */
+export async function removeNotification(recipientId: string, cause: string, upTo?: string): Promise<void> {
   const key = keys.notification(recipientId, cause);
   const found = (await db.send(new GetCommand({ TableName: TABLE, Key: key, ConsistentRead: true }))).Item as NotificationItem | undefined;
-  if (found) await removeItem(found);
+  if (found && !(upTo !== undefined && found.causeAt !== undefined && found.causeAt > upTo)) await removeItem(found);
 }
 
 /** Removes this very notification (not a later one of the same cause). */
@@ -141,9 +149,17 @@ const MARK_ATTEMPTS = 10;
  * exactly what it replaced: a notification that arrives in between fails the condition, and
  * the mark goes again from the state the failure returns.
  */
-export async function markAllRead(recipientId: string, record: (before: StoredState, after: StoredState) => TxItem, now = new Date().toISOString()): Promise<void> {
+export async function markAllRead(
+  recipientId: string,
+  record: (before: StoredState, after: StoredState) => TxItem,
+  opts: { now?: string; gate?: Promise<unknown> } = {},
+): Promise<void> {
   const key = keys.notificationState(recipientId);
-  let before = storedState((await db.send(new GetCommand({ TableName: TABLE, Key: key, ConsistentRead: true }))).Item);
+  const now = opts.now ?? new Date().toISOString();
+  // \`gate\`: what must hold before anything is written (the caller's own read, which refuses an
+  // ended session); the state is read beside it.
+  const [stored] = await Promise.all([db.send(new GetCommand({ TableName: TABLE, Key: key, ConsistentRead: true })), opts.gate]);
+  let before = storedState(stored.Item);
   for (let attempt = 1; ; attempt++) {
     const is = (name: 'unread' | 'readUpTo') => (before[name] === undefined ? `attribute_not_exists(${name})` : `${name} = :${name}`);
     const after = { unread: 0, readUpTo: now };

@@ -231,7 +231,7 @@ describe('marking read, racing a new notification', () => {
       await markAllRead(me.id, (before, after) => {
         seen.push(before);
         return logItem(traceCtx, { type: 'NOTIFICATIONS_READ', description: 'test', actorId: me.id, diff: diffState(before, after) });
-      }, new Date(Date.now() + 60_000).toISOString());
+      }, { now: new Date(Date.now() + 60_000).toISOString() });
     } finally {
       spy.mockRestore();
     }
@@ -239,5 +239,42 @@ describe('marking read, racing a new notification', () => {
     expect(await getItem(keys.notificationState(me.id))).toMatchObject({ unread: 0 });
     const records = await traceRecords(traceCtx.traceId) as { stateDiff: unknown }[];
     expect(records.map((r) => r.stateDiff)).toEqual([{ changes: ['unread', 'readUpTo'], before: { unread: 1 }, after: { unread: 0, readUpTo: expect.any(String) } }]);
+  });
+});
+
+describe('change records redriven late (a dead letter sent back)', () => {
+  /** The change record of an item as the stream writes it: its key and its image. */
+  const recordOf = (eventName: 'INSERT' | 'REMOVE', item: Record<string, unknown>) => ({
+    eventName,
+    dynamodb: { Keys: marshall({ PK: item.PK, SK: item.SK }), [eventName === 'INSERT' ? 'NewImage' : 'OldImage']: marshall(item), SequenceNumber: '1' },
+  });
+  const deliver = async (record: ReturnType<typeof recordOf>) => expect(await consumer({ Records: [record as never] })).toEqual({ batchItemFailures: [] });
+
+  it('a follow\'s record after its unfollow was handled does not bring its notification back', async () => {
+    const [me, fan] = await users(2);
+    await follow(fan, me);
+    await until(me, (v) => v.notifications.length === 1);
+    const edge = (await getItem(keys.follow(fan.id, me.id)))!;
+    await unfollow(fan, me);
+    await until(me, (v) => v.notifications.length === 0 && v.unreadCount === 0);
+    await deliver(recordOf('INSERT', edge));
+    expect(await list(me)).toMatchObject({ notifications: [], unreadCount: 0 });
+    expect(await getItem(keys.notification(me.id, `FOLLOW#${fan.id}`))).toBeUndefined();
+  });
+
+  it('an unfollow\'s record after the user followed again leaves the new follow\'s notification', async () => {
+    const [me, fan] = await users(2);
+    await follow(fan, me);
+    await until(me, (v) => v.notifications.length === 1);
+    const first = (await getItem(keys.follow(fan.id, me.id)))!;
+    await unfollow(fan, me);
+    await until(me, (v) => v.notifications.length === 0);
+    await follow(fan, me);
+    const again = await until(me, (v) => v.notifications.length === 1);
+    await deliver(recordOf('REMOVE', first));
+    expect(await list(me)).toMatchObject({ notifications: [{ _id: again.notifications[0]!._id }], unreadCount: 1 });
+    // The undo of the follow that stands still removes it.
+    await deliver(recordOf('REMOVE', (await getItem(keys.follow(fan.id, me.id)))!));
+    expect(await list(me)).toMatchObject({ notifications: [], unreadCount: 0 });
   });
 });
