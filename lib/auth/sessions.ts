@@ -303,8 +303,11 @@ export async function endSession(user: Pick<UserItem, 'id' | 'endedSessions' | '
             Delete: {
               TableName: TABLE,
               Key: keys.session(current.id, sessionId),
-              ConditionExpression: 'attribute_exists(PK) AND expiresAt > :now',
-              ExpressionAttributeValues: { ':now': Math.floor(nowMs / 1000) },
+              // Only a live session (sessionLive): an item of an older epoch, left to its TTL by
+              // a move of the epoch, is ended already and answers 404. The epoch cannot move
+              // meanwhile unnoticed: a move adds to endedV, which the next item's condition holds.
+              ConditionExpression: 'attribute_exists(PK) AND expiresAt > :now AND epoch = :epoch',
+              ExpressionAttributeValues: { ':now': Math.floor(nowMs / 1000), ':epoch': epochOf(current) },
             },
           },
         },

@@ -202,6 +202,23 @@ describe('GET /auth/sessions and DELETE /auth/sessions/{session_id}', () => {
     const again = await call(endOne, 'DELETE /auth/sessions/{session_id}', { token: u.token, params: { session_id: second.sessionId } });
     expect(again.status).toBe(404);
   });
+
+  it('a session item of an older epoch (left to its TTL by a password change) is ended already: 404, nothing written', async () => {
+    const u = await makeUser();
+    const other = await loginAgain(u);
+    const stale = (await sessionItem(u, other.sessionId))!;
+    expect((await call(password, 'POST /auth/password', { token: u.token, body: { currentPassword: u.password, newPassword: 'another new password' } })).status).toBe(200);
+    // What a login racing the change leaves: its item, of the epoch before.
+    await db.send(new PutCommand({ TableName: TABLE, Item: stale }));
+    expect((await list(u.token)).body.sessions.map((s: { _id: string }) => s._id)).toEqual([u.sessionId]);
+    const userBefore = await getItem(keys.user(u.id));
+    const traceId = `stale-${uniq('t')}`;
+    const res = await call(endOne, 'DELETE /auth/sessions/{session_id}', { token: u.token, params: { session_id: other.sessionId }, headers: { 'X-Trace-Id': traceId } });
+    expect({ status: res.status, code: res.body.code }).toEqual({ status: 404, code: 'NOT_FOUND' });
+    expect(await getItem(keys.user(u.id))).toEqual(userBefore);
+    expect(await sessionItem(u, other.sessionId)).toEqual(stale);
+    expect((await queryAll(keys.trace(traceId))).map((r) => r.level)).toEqual(['WARN']);
+  });
 });
 
 describe('POST /auth/password', () => {
