@@ -11,12 +11,14 @@ import { notificationReactions } from '../../lib/notifications/reactions';
 import { accountJobs } from '../../lib/account/cleanup';
 import { recentReactions } from '../../lib/graph/recent';
 import { likersReactions } from '../../lib/posts/recent-likers';
+import { mediaReactions } from '../../lib/media/reactions';
 
 export const reactions: Reaction[] = [
   ...feedReactions,
   ...notificationReactions,
   ...recentReactions,
   ...likersReactions,
+  ...mediaReactions,
   jobReaction([...feedJobs, ...accountJobs]),
 ];
 

@@ -12,6 +12,14 @@ import { handler as getMedia } from '../../functions/media/get';
 import { handler as processMedia } from '../../functions/media/process';
 import { runCleanup } from '../../lib/cleanup/worker';
 import * as keys from '../../lib/keys';
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
+import { marshall } from '@aws-sdk/util-dynamodb';
+import { db, TABLE } from '../../lib/db/client';
+import { markObjectsUsed } from '../../lib/media/use';
+import type { MediaItem } from '../../lib/media/model';
+import { handler as consumer } from '../../functions/events/stream';
+import { consumerMapping, passesFilters } from '../../scripts/lib/stream-poller.mjs';
+import { ROOT } from '../../scripts/lib/manifests.mjs';
 
 let me: TestUser;
 let other: TestUser;
@@ -141,4 +149,27 @@ it('keeps an unused media for 24 hours from its upload (TTL), its images tagged 
   expect(item!.expiresAt).toBe(Math.floor(issued / 1000) + 24 * 3600);
   const m = (await mediaOf(me.token, id)).body.media;
   for (const url of [m.url, ...Object.values(m.variants) as string[]]) expect(await tagOf(url)).toEqual({ 'aperture-media': 'unused' });
+});
+
+it('an untaken media whose images a failed creation re-tagged "used": when DynamoDB\'s TTL removes its item, the stream deletes its images', async () => {
+  const id = await readyMedia(me.token);
+  const m = (await mediaOf(me.token, id)).body.media;
+  const urls = [m.url, ...Object.values(m.variants) as string[]];
+  const item = (await getItem(keys.media(id)))!;
+  // What a post creation does before its transaction; the transaction then failed.
+  await markObjectsUsed([item as unknown as MediaItem]);
+  for (const url of urls) expect(await tagOf(url)).toEqual({ 'aperture-media': 'used' });
+  // DynamoDB Local never expires items: the deletion and its stream record are made here, the
+  // record as DynamoDB's TTL writes it (its userIdentity is the service).
+  await db.send(new DeleteCommand({ TableName: TABLE, Key: keys.media(id) }));
+  const record = {
+    eventName: 'REMOVE',
+    userIdentity: { type: 'Service', principalId: 'dynamodb.amazonaws.com' },
+    dynamodb: { Keys: marshall(keys.media(id)), OldImage: marshall(item), SequenceNumber: '1' },
+  };
+  expect(passesFilters(record, consumerMapping(ROOT).filterPatterns)).toBe(true);
+  expect(await consumer({ Records: [record as never] })).toEqual({ batchItemFailures: [] });
+  for (const url of urls) expect((await fetch(url)).status).toBe(404);
+  // The same record again changes nothing.
+  expect(await consumer({ Records: [record as never] })).toEqual({ batchItemFailures: [] });
 });
