@@ -16,7 +16,7 @@ import { SWEEP_KINDS, jobItem, type AccountParams } from './jobs';
 
 export async function deleteAccount(user: UserItem, trace: TraceContext, payload: Record<string, unknown>): Promise<void> {
   const now = new Date().toISOString();
-  const params: AccountParams = { userId: user.id, trace };
+  const params: AccountParams = { userId: user.id, trace, deletedAt: now };
   await endAllSessions(user, trace, {
     type: 'USER_DELETED',
     description: `User @${user.username} deleted their account.`,

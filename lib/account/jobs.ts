@@ -9,6 +9,8 @@ import * as keys from '../keys';
 export interface AccountParams extends Record<string, unknown> {
   userId: string;
   trace: TraceContext;
+  /** When the deletion committed (absent in jobs written before it was kept): the sweeps that read an index wait for it to settle. */
+  deletedAt?: string;
 }
 
 /** The kinds of the account's items, each swept by a job; `after`: the sweep that must be done before this one starts. */
