@@ -110,7 +110,7 @@ export async function suggest(caller: Caller, limit: number): Promise<Suggestion
   const people = candidates.flatMap((r) => [r.id, ...r.by.filter(visible), ...r.mutual.filter(visible)]);
   // A ranking's Put goes beside this read; the answer waits for both (a Put that fails is a
   // 500, like every failed write of a request: the next call ranks again).
-  const [{ users, found }] = await Promise.all([presentIds(people, caller.userId, { known, consistent: false, hidden: caller.hidden() }), stored]);
+  const [{ users, found }] = await Promise.all([presentIds(people, caller.userId, { known, hidden: caller.hidden() }), stored]);
   const itemOf = (id: string) => known.get(id) ?? (found.get(itemKey(keys.user(id))) as UserItem | undefined);
   const objects = (ids: string[]) => ids.filter((id) => visible(id) && shown(itemOf(id)) && users.has(id)).map((id) => users.get(id)!);
   return candidates
@@ -144,6 +144,8 @@ async function compute(callerId: string, me: UserItem, hidden: Set<string>, dept
       if (item) known.set(id, item);
     }
   };
+  // The ranking's inputs are read eventually consistent (half the read units): the ranking is
+  // a cached answer, up to SUGGEST_BOUNDS.cacheSeconds old by design (docs/ARCHITECTURE.md).
   keep(sampled, await batchGet<UserItem>(sampled.map((id) => keys.user(id)), { consistent: false }));
   const followingOf = new Map<string, string[]>();
   await Promise.all(sampled.map(async (id) => {
@@ -153,8 +155,13 @@ async function compute(callerId: string, me: UserItem, hidden: Set<string>, dept
   }));
   const { top: popular, store: storeTop } = await popularAhead;
 
+  // Only who the answer can show counts toward a rank: a sampled user hidden from the caller
+  // (either side of a block, suspended, deleted) is left out of `followerBy` and
+  // `mutualFollowers` before ranking, as the answer leaves it out of their objects; else a
+  // candidate could rank above one whose shown lists are longer (contract section 7's order).
+  const counts = (id: string) => !hidden.has(id) && shown(known.get(id));
   const followerBy = new Map<string, string[]>();
-  for (const f of myFollowing) {
+  for (const f of myFollowing.filter(counts)) {
     for (const c of followingOf.get(f) ?? []) {
       if (c !== callerId) followerBy.set(c, [...(followerBy.get(c) ?? []), f]);
     }
@@ -173,14 +180,15 @@ async function compute(callerId: string, me: UserItem, hidden: Set<string>, dept
   const graphAlone = !!followed && graph.filter((c) => eligible(c) && !followed.has(c)).length >= depth;
   const pool = [...new Set([...graph, ...(graphAlone ? [] : popularIds)])].filter(eligible);
 
-  // The candidates' items (eventually consistent: a profile) and whether the caller follows
-  // them: from its item when that shows its whole following, else one Query of its following
-  // or the follow keys, the cheaper (lib/graph/relations.ts). A follow of a moment ago must
-  // exclude its target: the keys are read strongly consistent while the stream is behind the
-  // caller's follows, and with the items otherwise.
+  // The candidates' items (eventually consistent: the ranking's inputs) and whether the caller
+  // follows them: from its item when that shows its whole following, else one Query of its
+  // following or the follow keys, the cheaper (lib/graph/relations.ts). A follow of a moment
+  // ago must exclude its target: while the caller's recent ids are behind its follows the keys
+  // are read strongly consistent, beside the items; otherwise with the items, its newest
+  // follows trusted beside them (followReads).
   const plan = byItem.how === 'recent' ? byItem : followPlan(me, pool.length);
   const follow = followReads(callerId, plan, pool);
-  const strong = plan.how === 'keys' && plan.consistent;
+  const strong = plan.how === 'keys' && !plan.recentFollowing;
   const itemKeys = pool.filter((id) => !known.has(id)).map((id) => keys.user(id));
   const [items, edges] = await Promise.all([
     batchGet<UserItem>(strong ? itemKeys : [...itemKeys, ...follow.keys], { consistent: false }),
@@ -189,7 +197,7 @@ async function compute(callerId: string, me: UserItem, hidden: Set<string>, dept
   keep(pool, items);
   const follows = await follow.follows(edges ?? items);
   const by = (c: string) => followerBy.get(c) ?? [];
-  const mutualOf = (c: string) => myFollowers.filter((s) => s !== c && (followingOf.get(s) ?? []).includes(c));
+  const mutualOf = (c: string) => myFollowers.filter((s) => s !== c && counts(s) && (followingOf.get(s) ?? []).includes(c));
   const count = (c: string) => Number(known.get(c)?.followersCount ?? 0);
   const rank = (candidates: string[]) => candidates
     .filter((c) => shown(known.get(c)) && !follows(c))
