@@ -12,8 +12,7 @@ export const handler = http({ query }, async ({ query, caller }) => {
   // list too, and the total with it; unsuspended, it is back in both (contract sections 13, 15).
   const gone = new Set(lists.gone);
   const ids = page.ids.filter((id) => !gone.has(id));
-  // Eventually consistent: a profile, not a permission (the page itself is the caller's own blocks).
-  const { users } = await presentIds(ids, caller.userId, { consistent: false });
+  const { users } = await presentIds(ids, caller.userId);
   return {
     body: {
       message: 'Blocked users retrieved successfully',

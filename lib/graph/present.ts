@@ -30,8 +30,6 @@ export interface PresentOptions {
   viewer?: { item: UserItem; bookmarks: Promise<string[]>; blocked: Promise<string[]> };
   /** User items the caller has already read: not read again. */
   known?: Map<string, UserItem>;
-  /** false: the user items (and `also`) eventually consistent, half the read units. */
-  consistent?: boolean;
   /**
    * The users hidden from the viewer (lib/graph/hidden.ts hiddenIds): on its own object, their
    * posts leave `bookmarks` (lib/users/repo.ts livePosts).
@@ -53,7 +51,7 @@ export async function presentIds(ids: string[], viewerId: string, opts: PresentO
     ...unique.filter((id) => !opts.known?.has(id)).map((id) => keys.user(id)),
     ...(opts.also ?? []),
     ...bookmarked.map((id) => keys.post(id)),
-  ], { consistent: opts.consistent });
+  ]);
   const shown = bookmarkShown(found, mine ? await opts.hidden : undefined);
   const ownEdges = async (): Promise<UserEdges> => (mine
     ? {

@@ -77,28 +77,32 @@ export const FOLLOW_EDGE_BYTES = 500;
  * - `recent`: the caller's recent ids are its whole following (at most RECENT_IDS.following, and
  *   current): nothing to read;
  * - `query`: one Query of the caller's following index costs fewer read units than a key per
- *   user (a follow edge is ~FOLLOW_EDGE_BYTES; 4 KB for 0.5 RCU, against 0.5 per key): a caller
- *   following 20 accounts reads them for 1.5 RCU where 20 keys cost 10;
- * - `keys`: the follow key of each user, in the page's BatchGet.
- * The index and eventually consistent keys are used only while the caller's recent ids reflect
- * every follow change of the caller (recentV = edgesV: the stream has seen them, and it checks
- * that the indexes show its counts, lib/graph/recent.ts); its follows of the last moments are
- * in `recentFollowing`, trusted beside what is read. Otherwise the keys, strongly consistent.
+ *   user (a follow edge is ~FOLLOW_EDGE_BYTES; 4 KB for 0.5 RCU, against 1 per key, read
+ *   strongly consistent with the page's items): a caller following 20 accounts reads them for
+ *   1.5 RCU where 20 keys cost 20;
+ * - `keys`: the follow key of each user, in the page's BatchGet (strongly consistent in a list's
+ *   page; a suggestions ranking reads them with its eventually consistent inputs unless its
+ *   recent ids are behind, lib/graph/suggest.ts).
+ * The index is used only while the caller's recent ids reflect every follow change of the
+ * caller (recentV = edgesV: the stream has seen them, and it checks that the indexes show its
+ * counts, lib/graph/recent.ts); its follows of the last moments are in `recentFollowing`,
+ * trusted beside what is read. Otherwise the keys.
  */
 export type FollowPlan =
   | { how: 'recent'; recentFollowing: string[] }
   | { how: 'query'; recentFollowing: string[]; limit: number }
-  | { how: 'keys'; consistent: boolean; recentFollowing?: string[] };
+  | { how: 'keys'; recentFollowing?: string[] };
 
 export function followPlan(me: UserItem, others: number): FollowPlan {
   const recent = recentEdges(me);
-  if (!recent) return { how: 'keys', consistent: true };
+  if (!recent) return { how: 'keys' };
   const count = Number(me.followingCount ?? 0);
   if (count <= recent.following.length) return { how: 'recent', recentFollowing: recent.following };
-  const queryUnits = Math.ceil((count * FOLLOW_EDGE_BYTES) / 4096);
+  // Read units: 0.5 per 4 KB of the index Query, 1 per key.
+  const queryUnits = Math.ceil((count * FOLLOW_EDGE_BYTES) / 4096) / 2;
   // The limit leaves room for the index showing a follow more than the count (an unfollow it has not caught up with).
   if (queryUnits < others) return { how: 'query', recentFollowing: recent.following, limit: count + EMBED_LIMIT.list };
-  return { how: 'keys', consistent: false, recentFollowing: recent.following };
+  return { how: 'keys', recentFollowing: recent.following };
 }
 
 /**

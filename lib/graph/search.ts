@@ -35,6 +35,9 @@ async function prefix(kind: 'U' | 'N', word: string): Promise<Hit[]> {
     KeyConditionExpression: 'PK = :pk AND begins_with(SK, :q)',
     ExpressionAttributeValues: { ':pk': keys.searchPartition(kind, word), ':q': word },
     ProjectionExpression: 'term, userId',
+    // A base-table read: it must find a user registered or renamed a moment ago (contract
+    // section 1: only reads of a secondary index may trail a write).
+    ConsistentRead: true,
     Limit: SEARCH_BOUNDS.readPerTerm,
   }));
   return (res.Items ?? []).map((i) => ({ term: String(i.term), userId: String(i.userId) }));
@@ -67,6 +70,6 @@ export async function searchUsers(caller: Caller, query: string, limit: number):
   // Users on either side of a block with the caller (and hidden accounts) are left out before
   // anything is read of them: the caller's block lists were read by authentication.
   const chosen = matched.filter((id) => !hidden.has(id)).slice(0, limit);
-  const { users } = await presentIds(chosen, caller.userId, { known: new Map([[me.id, me]]), consistent: false, hidden: caller.hidden() });
+  const { users } = await presentIds(chosen, caller.userId, { known: new Map([[me.id, me]]), hidden: caller.hidden() });
   return chosen.flatMap((id) => (users.has(id) ? [users.get(id)!] : []));
 }

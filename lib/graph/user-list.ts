@@ -43,7 +43,6 @@ export async function listedUsers(caller: Caller, page: Promise<string[]>, also:
   const follow = followReads(caller.userId, plan, ids);
   const { users, found } = await presentIds(ids, caller.userId, {
     also: [...also, ...follow.keys],
-    consistent: plan.how === 'keys' ? plan.consistent : false,
     known: new Map([[me.id, me]]),
     // Its blocked_users leave the accounts hidden from everyone in lib/http's scrub of every GET.
     viewer: { item: me, bookmarks: ownBookmarks, blocked: Promise.resolve(lists.blocked) },

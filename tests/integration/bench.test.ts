@@ -120,8 +120,12 @@ describe('benchmark scenario', () => {
 
   it('prices a read\'s floor from its own answer', () => {
     const feed = scenarios.find((s: { route: string }) => s.route === 'GET /posts/feed');
-    // The caller (1), the page of entries (0.5), 3 posts and their 2 authors (0.5 each).
-    expect(feed.floorRcu({ posts: [{ author: { _id: 'a' } }, { author: { _id: 'a' } }, { author: { _id: 'b' } }] })).toBe(4);
+    // The caller (1), the page of entries (a Query of the table itself, strongly consistent: 1),
+    // 3 posts and their 2 authors (items of the table, strongly consistent: 1 each).
+    expect(feed.floorRcu({ posts: [{ author: { _id: 'a' } }, { author: { _id: 'a' } }, { author: { _id: 'b' } }] })).toBe(7);
+    // A list read from an index: its page at the index's price (eventually consistent: 0.5).
+    const followers = scenarios.find((s: { route: string; variant?: string }) => s.route === 'GET /users/{identifier}/followers' && !s.variant);
+    expect(followers.floorRcu({ followers: [{}, {}] })).toBe(3.5);
   });
 
   it('counts requests sent together as one round trip', () => {

@@ -30,30 +30,30 @@ describe('followKeys', () => {
 
 describe('followPlan', () => {
   const current = (followingCount: number, recentFollowing: string[]) => user({ edgesV: 3, recentV: 3, followingCount, recentFollowing });
-  it('strongly consistent keys while the recent ids are behind the caller\'s follow changes', () => {
-    expect(followPlan(user({ edgesV: 4, recentV: 3, followingCount: 2, recentFollowing: ['X'] }), 20)).toEqual({ how: 'keys', consistent: true });
-    expect(followPlan(user({ followingCount: 0 }), 20)).toEqual({ how: 'keys', consistent: true });
+  it('the keys, without the recent ids, while those are behind the caller\'s follow changes', () => {
+    expect(followPlan(user({ edgesV: 4, recentV: 3, followingCount: 2, recentFollowing: ['X'] }), 20)).toEqual({ how: 'keys' });
+    expect(followPlan(user({ followingCount: 0 }), 20)).toEqual({ how: 'keys' });
   });
   it('nothing to read when the recent ids are the whole following', () => {
     expect(followPlan(current(2, ['X', 'Y']), 20)).toEqual({ how: 'recent', recentFollowing: ['X', 'Y'] });
     expect(followPlan(user({ recentV: 0 }), 20)).toEqual({ how: 'recent', recentFollowing: [] });
   });
-  it('the following index when its read units are fewer than a key per listed user, else the keys, eventually consistent', () => {
+  it('the following index when its read units are fewer than a key per listed user (1 RCU each, strongly consistent), else the keys', () => {
     const ten = Array.from({ length: 10 }, (_, i) => `R${i}`);
-    // 20 followings: 3 units of 4 KB against 19 keys.
+    // 20 followings: 3 blocks of 4 KB (1.5 RCU) against 19 keys (19 RCU).
     expect(followPlan(current(20, ten), 19)).toEqual({ how: 'query', recentFollowing: ten, limit: 30 });
-    // The boundary: as many 4 KB units as keys is not cheaper.
+    // The boundary: 6 blocks of 4 KB are 3 RCU; as many read units in keys is not cheaper.
     const perUnit = Math.floor(4096 / FOLLOW_EDGE_BYTES);
-    expect(followPlan(current(perUnit * 5, ten), 6)).toMatchObject({ how: 'query' });
-    expect(followPlan(current(perUnit * 5, ten), 5)).toEqual({ how: 'keys', consistent: false, recentFollowing: ten });
+    expect(followPlan(current(perUnit * 6, ten), 4)).toMatchObject({ how: 'query' });
+    expect(followPlan(current(perUnit * 6, ten), 3)).toEqual({ how: 'keys', recentFollowing: ten });
     // A caller following 7,500 accounts reads keys on any page.
-    expect(followPlan(current(7500, ten), 100)).toMatchObject({ how: 'keys', consistent: false });
+    expect(followPlan(current(7500, ten), 100)).toMatchObject({ how: 'keys' });
   });
 });
 
 describe('followReads', () => {
   it('keys: one per other user in the BatchGet, and the caller\'s newest followings trusted beside a key not found yet', async () => {
-    const reads = followReads('ME', { how: 'keys', consistent: false, recentFollowing: ['NEW'] }, ['A', 'B', 'NEW', 'ME']);
+    const reads = followReads('ME', { how: 'keys', recentFollowing: ['NEW'] }, ['A', 'B', 'NEW', 'ME']);
     expect(reads.keys).toEqual(followKeys('ME', ['A', 'B', 'NEW', 'ME']));
     const follows = await reads.follows(new Map([[itemKey(keys.follow('ME', 'A')), {}]]));
     expect(['A', 'B', 'NEW'].map(follows)).toEqual([true, false, true]);
