@@ -18,7 +18,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { PutCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from '../db/client';
-import { batchWrite, type Key } from '../db/batch';
+import { batchGet, batchWrite, itemKey, type Key } from '../db/batch';
 import { ConditionFailed, transact, type TxItem } from '../db/transact';
 import * as keys from '../keys';
 import { INDEX } from '../keys';
@@ -140,6 +140,29 @@ async function removeCounted(pairs: Counted[]): Promise<void> {
 }
 
 /**
+ * The account's report markers (one per report it filed). Each takes its report's `reporters`
+ * count down with it (removeCounted: once, however often the step runs), and a report the
+ * account opened loses the note it wrote (its first marker is as old as the report): nothing
+ * the account wrote remains (contract section 13). The report stays, for its target: the
+ * moderators' to resolve, whoever reported it.
+ */
+async function forgetReports(items: Item[]): Promise<void> {
+  const reportOf = (i: Item) => keys.report(String(i.reportId));
+  const reports = await batchGet<{ createdAt?: string; note?: string }>(items.map(reportOf), { projection: '#c, #n', names: { '#c': 'createdAt', '#n': 'note' } });
+  const opened = items.filter((i) => {
+    const r = reports.get(itemKey(reportOf(i)));
+    return r?.note !== undefined && r.createdAt === i.createdAt;
+  });
+  // Before the markers go: a retried step finds them again and removes the note again (a no-op).
+  await inParallel(opened, async (i) => {
+    await db.send(new UpdateCommand({
+      TableName: TABLE, Key: reportOf(i), UpdateExpression: 'REMOVE #n', ConditionExpression: 'attribute_exists(PK)', ExpressionAttributeNames: { '#n': 'note' },
+    })).catch(ignoreConditionFailed);
+  });
+  await removeCounted(items.map((i) => ({ edge: keyOf(i), counted: reportOf(i), field: 'reporters' })));
+}
+
+/**
  * Block edges (whole items of either sweep) with their mirrors (keys.blockedBy). The mirrors go
  * first: the edge is what a retried step finds again, so none is left behind. A block another
  * user made of the account gives that user its blockedCount back, in the edge's own transaction
@@ -199,7 +222,7 @@ const REMOVERS: Sweep[] = [
   { kind: 'blocks', range: (u) => ({ pk: keys.user(u).PK, skPrefix: 'BLOCKS#' }), remove: deleteBlocks },
   { kind: 'blockedBy', range: (u) => ({ index: 'GSI2', pk: keys.blockedByOf(u) }), remove: deleteBlocks },
   { kind: 'bookmarks', range: (u) => ({ pk: keys.user(u).PK, skPrefix: 'BOOKMARKS#' }), remove: deleteKeys },
-  { kind: 'reports', range: (u) => ({ index: 'GSI2', pk: keys.reportsBy(u) }), remove: deleteKeys },
+  { kind: 'reports', range: (u) => ({ index: 'GSI2', pk: keys.reportsBy(u) }), remove: forgetReports },
   { kind: 'media', range: (u) => ({ index: 'GSI2', pk: keys.mediaOf(u) }), remove: (items) => removeMedia(items.map((i) => String(i.id))) },
   { kind: 'home', range: (u) => ({ pk: keys.homeFeed(u) }), remove: deleteKeys },
   { kind: 'notifications', range: (u) => ({ pk: keys.notificationsOf(u) }), remove: deleteKeys },

@@ -29,6 +29,7 @@ import { handler as notificationsH } from '../../functions/notifications/list';
 import { handler as suggestedH } from '../../functions/users/suggested';
 import { transact } from '../../lib/db/transact';
 import { postLikeItem } from '../../lib/posts/edges';
+import { handler as reportH } from '../../functions/reports/create';
 
 let stream: TestStream;
 beforeAll(() => { stream = startTestStream(); });
@@ -130,6 +131,23 @@ describe('DELETE /users/me', () => {
     expect(await getItem(keys.comment(vTop._id))).toMatchObject({ likesCount: 0, repliesCount: 0 });
     // The new account of the same names is untouched.
     expect((await call(me, 'GET /users/me', { token: again.token })).status).toBe(200);
+  }, 120_000);
+
+  it('its reports leave their reporters counts, and the note of a report it opened goes; the reports stay for their targets', async () => {
+    const [u, v, author] = await users(3);
+    const post = await makePost(author);
+    const report = (by: TestUser, note?: string) => call(reportH, 'POST /reports', { token: by.token, body: { targetType: 'post', targetId: post._id, reason: 'spam', ...(note ? { note } : {}) } });
+    const opened = await report(u, 'written by the account');
+    expect(opened.status).toBe(201);
+    expect((await report(v)).status).toBe(200);
+    const id = opened.body.report._id as string;
+    expect(await getItem(keys.report(id))).toMatchObject({ reporters: 2, note: 'written by the account' });
+    expect((await remove(u)).status).toBe(200);
+    await cleanedUp(u.id);
+    const after = await getItem(keys.report(id));
+    expect(after).toMatchObject({ reporters: 1, status: 'open' });
+    expect(after).not.toHaveProperty('note');
+    expect(await getItem(keys.reporter(id, v.id))).toBeDefined();
   }, 120_000);
 
   it('a like an index shows only after the deletion (committed just before it) is swept too, with its count', async () => {
