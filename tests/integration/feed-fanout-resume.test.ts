@@ -1,7 +1,9 @@
-// A fan-out to 2,500 followers runs in bounded steps (FANOUT_CHUNK followers each), one stream
-// record after another. A step that fails half-way through its writes is retried from where
-// it started: in the end every follower has the post exactly once, the job is gone, and
-// nothing went to the dead letters.
+// A fan-out to 2,500 followers runs in bounded steps, one stream record after another: chunks
+// of FANOUT_CHUNK followers until a step's time budget is spent. A step that fails half-way
+// through its writes is retried from where it started: in the end every follower has the post
+// exactly once, the job is gone, and nothing went to the dead letters. The first test gives a
+// step one chunk (a budget of 0), so the failure lands in a later step; the second gives it
+// time for all of them, so one step walks every chunk.
 import '../support/own-stream-table';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, dynamo, TABLE } from '../../lib/db/client';
@@ -9,7 +11,7 @@ import { batchGet, batchWrite } from '../../lib/db/batch';
 import * as keys from '../../lib/keys';
 import { newId } from '../../lib/ids';
 import { followEdge } from '../../lib/graph/edges';
-import { FANOUT_CHUNK } from '../../lib/feed/fanout';
+import { FANOUT_CHUNK, FANOUT_STEP_BUDGET_MS, fanoutJob, fanoutTuning } from '../../lib/feed/fanout';
 import { makePost, users } from '../support/posts';
 import { getItem } from '../support/db';
 import { eventually, startTestStream, type TestStream } from '../support/stream';
@@ -22,18 +24,26 @@ afterAll(() => stream?.poller.stop());
 const entriesOf = async (postId: string, readers: string[]): Promise<number> =>
   (await batchGet(readers.map((r) => keys.homeEntry(r, postId)), { projection: 'authorId' })).size;
 
-it('resumes a fan-out that failed half-way, without duplicates or gaps', async () => {
-  expect(FOLLOWERS).toBeGreaterThan(2 * FANOUT_CHUNK); // at least three steps
-  const [author] = await users(1);
-  // Followers as edges (the fan-out reads the author's followers index; nothing else of them).
-  const followerIds = Array.from({ length: FOLLOWERS }, () => newId());
+afterEach(() => { fanoutTuning.stepBudgetMs = FANOUT_STEP_BUDGET_MS; });
+
+/** `n` followers of `authorId`, as edges (the fan-out reads the author's followers index; nothing else of them). */
+async function followersOf(authorId: string, n: number): Promise<string[]> {
+  const followerIds = Array.from({ length: n }, () => newId());
   const at = new Date(Date.now() - 60_000).toISOString();
   // Written without their `type`, so the consumer's filter passes them over: their own backfills
-  // are not this test's subject (the fan-out reads only the author's followers index).
+  // are not this test's subject.
   await batchWrite(followerIds.map((f) => {
-    const { type: _type, ...edge } = followEdge(f, author.id, at);
+    const { type: _type, ...edge } = followEdge(f, authorId, at);
     return { PutRequest: { Item: edge } };
   }), { parallel: 8 });
+  return followerIds;
+}
+
+it('resumes a fan-out that failed half-way, without duplicates or gaps', async () => {
+  expect(FOLLOWERS).toBeGreaterThan(2 * FANOUT_CHUNK); // at least three steps
+  fanoutTuning.stepBudgetMs = 0; // one chunk a step
+  const [author] = await users(1);
+  const followerIds = await followersOf(author.id, FOLLOWERS);
 
   // The 60th BatchWrite the consumer sends (in the fan-out's second step: 40 per step of 1,000) fails once.
   let batchWrites = 0;
@@ -84,4 +94,23 @@ it('resumes a fan-out that failed half-way, without duplicates or gaps', async (
   expect(stream.deadLetters).toEqual([]);
   // The failed step was delivered again: more invocations than steps.
   expect(stream.invocations).toBeGreaterThanOrEqual(Math.ceil(FOLLOWERS / FANOUT_CHUNK) + 1);
+}, 120_000);
+
+it('a step with time for every chunk walks them all at once: no job left to run, every follower once', async () => {
+  fanoutTuning.stepBudgetMs = 600_000;
+  const [author] = await users(1);
+  const followerIds = await followersOf(author.id, FOLLOWERS);
+  stream ??= startTestStream();
+  const steps = jest.spyOn(fanoutJob, 'step');
+  try {
+    const post = await makePost(author);
+    // The first step runs inside the post's own reaction (lib/events/jobs.ts startJob): with
+    // every chunk done there, no job item is written and no later step runs.
+    await stream.poller.idle();
+    expect(await eventually(() => entriesOf(post._id, followerIds), (n) => n === FOLLOWERS, 30_000)).toBe(FOLLOWERS);
+    expect(steps).toHaveBeenCalledTimes(1);
+    expect(await getItem(keys.job('fanout', `${post._id}#add`))).toBeUndefined();
+  } finally {
+    steps.mockRestore();
+  }
 }, 120_000);
