@@ -47,7 +47,9 @@ const SECURITY_HEADERS = {
 
 type Result = APIGatewayProxyStructuredResultV2;
 
-function text(status: number, type: string, body: string, cache = 'public, max-age=300'): Result {
+// `private`: each answer carries its own X-Trace-Id, which no shared cache may hand to another
+// client; a browser still keeps the files.
+function text(status: number, type: string, body: string, cache = 'private, max-age=300'): Result {
   return { statusCode: status, headers: { 'Content-Type': type, 'Cache-Control': cache, ...SECURITY_HEADERS }, body };
 }
 
@@ -57,8 +59,10 @@ const json = (status: number, body: Record<string, unknown>): Result =>
 export const handler = async (event: APIGatewayProxyEventV2): Promise<Result> => {
   const headers = Object.fromEntries(Object.entries(event.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
   const { trace, problems } = readTrace(headers);
+  // It takes no query parameter: one it does not know is refused, as every route refuses one.
+  for (const name of Object.keys(event.queryStringParameters ?? {})) problems.push({ path: name, message: 'is not a known query parameter' });
   const res = problems.length
-    ? json(400, { success: false, message: 'A trace header is malformed.', code: 'VALIDATION_ERROR', details: problems })
+    ? json(400, { success: false, message: 'The request is not valid.', code: 'VALIDATION_ERROR', details: problems })
     : serve(event);
   return { ...res, headers: { ...res.headers, 'X-Trace-Id': trace.traceId } };
 };
@@ -70,7 +74,7 @@ function serve(event: APIGatewayProxyEventV2): Result {
   const file = Object.hasOwn(vendorAssets(), asset) ? vendorAssets()[asset]! : undefined;
   if (!file) return json(404, { success: false, message: 'No such route.', code: 'NOT_FOUND' });
   // The vendor files change only with the package version: cached for a day.
-  const cache = 'public, max-age=86400';
+  const cache = 'private, max-age=86400';
   if (/\bgzip\b/i.test(event.headers?.['accept-encoding'] ?? '')) {
     return {
       statusCode: 200,

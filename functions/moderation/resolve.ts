@@ -10,6 +10,7 @@ import { deletePost } from '../../lib/posts/write';
 import { deleteComment } from '../../lib/comments/delete';
 import { suspendAccount } from '../../lib/account/suspend';
 import { getUser } from '../../lib/users/repo';
+import { getComment } from '../../lib/comments/model';
 
 export const params = z.strictObject({ report_id: id() });
 export const body = z.strictObject({
@@ -35,8 +36,10 @@ export const handler = http({ params, body }, async ({ params, body, caller, tra
   const target = body.action === 'dismiss' ? undefined : await targetRecord(report.targetType, report.targetId);
   if (body.action === 'suspend') {
     // The target's owner: a user target is its own, read already; a post or comment deleted
-    // since it was reported leaves its owner on the report.
-    const ownerId = target ? ownerOf(target) : ownerIdOf(report);
+    // since it was reported leaves its owner on the report. A report from before reports kept
+    // it still finds a comment's author while the comment's item waits for its drain (a comment
+    // under a deleted post is gone to every read, but its item names its author).
+    const ownerId = target ? ownerOf(target) : ownerIdOf(report) ?? (report.targetType === 'comment' ? (await getComment(report.targetId))?.author : undefined);
     if (!ownerId) throw new OwnerUnknown(report.targetType);
     const owner = target?.type === 'user' ? target.item : await getUser(ownerId);
     if (owner?.id === caller.userId) throw new SelfAction('You cannot suspend yourself.');

@@ -47,6 +47,8 @@ export const STEP_BUDGET_MS = 10_000;
  * stream's worker is not held the whole margin).
  */
 export const SETTLE_PAUSE_MS = 500;
+/** The cursor of a settling pass: the range again from its start. */
+const SETTLE_CURSOR = 'settle#';
 const pause = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /** How much of the index's margin is left for this sweep (0: none, or it reads no index). */
@@ -253,7 +255,7 @@ async function page(sweep: Sweep, userId: string, cursor: string): Promise<{ ite
     ExpressionAttributeNames: { '#pk': pkName },
     ExpressionAttributeValues: { ':pk': r.pk, ...(r.skPrefix ? { ':prefix': r.skPrefix } : {}) },
     Limit: CHUNK,
-    ...(cursor ? { ExclusiveStartKey: JSON.parse(cursor) } : {}),
+    ...(cursor && !cursor.startsWith(SETTLE_CURSOR) ? { ExclusiveStartKey: JSON.parse(cursor) } : {}),
   };
   const res = await db.send(new QueryCommand(input));
   return { items: (res.Items ?? []) as Item[], next: res.LastEvaluatedKey };
@@ -331,7 +333,9 @@ function job(sweep: Sweep, last: (params: AccountParams) => Promise<void>): JobK
           if (left > 0) {
             await pause(Math.min(left, SETTLE_PAUSE_MS));
             logger.info('account_cleanup_step', { userId: params.userId, sweep: sweep.kind, items: removed, ms: Date.now() - started, more: true, settling: true });
-            return '';
+            // A cursor of its own each pass: the job's write is conditioned on the cursor a step
+            // started from, so a pass delivered twice moves the job once (lib/events/jobs.ts).
+            return `${SETTLE_CURSOR}${Date.now()}`;
           }
           break;
         }

@@ -1,8 +1,8 @@
 // Background work too large for one step (a fan-out to 10,000 followers, an unfollow's
 // removals) runs as a job: a small item holding how far the work has got (`cursor`). Each
-// step does a bounded chunk and moves the cursor with a conditional write; that write is
-// itself a change on the stream, which runs the next step. So no invocation does more than
-// one chunk, a failed step is retried from the cursor it started at (Lambda's retries, then
+// step does bounded work (its kind's bound: a chunk count, items or time) and moves the cursor
+// with a conditional write; that write is itself a change on the stream, which runs the next
+// step. So no invocation does more than a step's bound, a failed step is retried from the cursor it started at (Lambda's retries, then
 // the on-failure destination), and a step delivered twice cannot move the job twice (the
 // condition names the cursor it started from). Steps must be idempotent: a retried step
 // redoes its chunk.

@@ -81,7 +81,9 @@ export async function unblock(callerId: string, targetId: string, trace: TraceCo
   const del: TxItem = { op: { Delete: { TableName: TABLE, Key: keys.block(callerId, targetId), ConditionExpression: 'attribute_exists(PK)' } } };
   // The mirror goes with the edge (unconditionally: the edge's condition decides the no-op).
   const mirror: TxItem = { op: { Delete: { TableName: TABLE, Key: keys.blockedBy(targetId, callerId) } } };
-  const changed = await recordChange(trace, [targetExists(targetId), del, mirror, moveCounters(callerId, { blockedCount: -1 })], del, {
+  // An account hidden from everyone does not exist to the caller: 404, and the block stays
+  // (unblocking it is for after its unsuspension; a deletion's cleanup removes it).
+  const changed = await recordChange(trace, [targetExists(targetId), notGone(targetId, () => new NotFound('user')), del, mirror, moveCounters(callerId, { blockedCount: -1 })], del, {
     type: 'USER_UNBLOCKED',
     description: `User ${callerId} unblocked user ${targetId}.`,
     actorId: callerId,

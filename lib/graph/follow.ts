@@ -83,8 +83,10 @@ export async function unfollow(callerId: string, target: CountedTarget, trace: T
   }
   const del: TxItem = { op: { Delete: { TableName: TABLE, Key: keys.follow(callerId, targetId), ConditionExpression: 'attribute_exists(PK)' } } };
   const { changed, count } = await recordCountedChange(trace, (followers) => [
-    // To someone they blocked, a user does not exist.
+    // To someone they blocked, a user does not exist; nor does an account hidden from everyone
+    // (suspended, or deleted and not yet cleaned up: contract sections 13 and 15).
     noBlock(targetId, callerId, () => new NotFound('user')),
+    notGone(targetId, () => new NotFound('user')),
     followers,
     del,
     moveCounters(callerId, { followingCount: -1 }),

@@ -156,18 +156,21 @@ async function compute(callerId: string, me: UserItem, hidden: Set<string>, dept
   const { top: popular, store: storeTop } = await popularAhead;
 
   // Only who the answer can show counts toward a rank: a sampled user hidden from the caller
-  // (either side of a block, suspended, deleted) is left out of `followerBy` and
-  // `mutualFollowers` before ranking, as the answer leaves it out of their objects; else a
-  // candidate could rank above one whose shown lists are longer (contract section 7's order).
+  // (either side of a block, suspended, deleted) counts for nothing in `followerBy` and
+  // `mutualFollowers`, as the answer leaves it out of their objects; else a candidate could
+  // rank above one whose shown lists are longer (contract section 7's order). The lists are
+  // kept whole in the ranking: whoever is unsuspended meanwhile is shown again when served.
   const counts = (id: string) => !hidden.has(id) && shown(known.get(id));
   const followerBy = new Map<string, string[]>();
-  for (const f of myFollowing.filter(counts)) {
+  for (const f of myFollowing) {
     for (const c of followingOf.get(f) ?? []) {
       if (c !== callerId) followerBy.set(c, [...(followerBy.get(c) ?? []), f]);
     }
   }
+  const shownBy = (c: string) => followerBy.get(c)!.filter(counts).length;
   const graph = [...followerBy.keys()]
-    .sort((a, b) => followerBy.get(b)!.length - followerBy.get(a)!.length)
+    .filter((c) => shownBy(c) > 0)
+    .sort((a, b) => shownBy(b) - shownBy(a))
     .slice(0, B.graphPool);
   // The most-followed accounts rank below every graph candidate (a followerBy of one or more).
   // While the caller's item shows whom it follows and the graph alone leaves `depth` candidates
@@ -197,13 +200,14 @@ async function compute(callerId: string, me: UserItem, hidden: Set<string>, dept
   keep(pool, items);
   const follows = await follow.follows(edges ?? items);
   const by = (c: string) => followerBy.get(c) ?? [];
-  const mutualOf = (c: string) => myFollowers.filter((s) => s !== c && counts(s) && (followingOf.get(s) ?? []).includes(c));
+  const mutualOf = (c: string) => myFollowers.filter((s) => s !== c && (followingOf.get(s) ?? []).includes(c));
+  const counted = (ids: string[]) => ids.filter(counts).length;
   const count = (c: string) => Number(known.get(c)?.followersCount ?? 0);
   const rank = (candidates: string[]) => candidates
     .filter((c) => shown(known.get(c)) && !follows(c))
     .map((c) => ({ id: c, by: by(c), mutual: mutualOf(c) }))
-    .sort((a, b) => b.by.length - a.by.length
-      || b.mutual.length - a.mutual.length
+    .sort((a, b) => counted(b.by) - counted(a.by)
+      || counted(b.mutual) - counted(a.mutual)
       || count(b.id) - count(a.id)
       || compareIds(a.id, b.id))
     .slice(0, depth);

@@ -6,6 +6,7 @@
 // created after the watermark; an add or a remove checks that against the stored watermark
 // inside its transaction, so a mark racing an add can never leave the count off by one.
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { db, TABLE } from '../db/client';
 import { ConditionFailed, transact, type TxItem } from '../db/transact';
 import * as keys from '../keys';
@@ -78,7 +79,11 @@ const countIt = (recipientId: string, by: 1 | -1, createdAt: string): TxItem => 
   },
 });
 
-/** Adds a notification unless one of that cause is there already (a replayed change). */
+/**
+ * Adds a notification unless one of that cause is there already (a replayed change, or the
+ * action done again while the undo's record has not been handled: it is kept, and now stands for
+ * the newer item, its `causeAt` moved forward so that the older item's undo leaves it).
+ */
 export async function addNotification(n: NewNotification): Promise<void> {
   const item = notificationItem(n);
   const put: TxItem = { op: { Put: { TableName: TABLE, Item: item, ConditionExpression: 'attribute_not_exists(PK)' } } };
@@ -86,10 +91,24 @@ export async function addNotification(n: NewNotification): Promise<void> {
     await transact([put, countIt(n.recipientId, 1, item.createdAt)]);
   } catch (err) {
     if (!(err instanceof ConditionFailed)) throw err;
-    if (err.index === 0) return; // already there
+    if (err.index === 0) {
+      if (n.causeAt) await standFor(n.recipientId, n.cause, n.causeAt);
+      return;
+    }
     // Marked read in the meantime: it is added as read, and counts nothing.
     await transact([put]).catch((e) => { if (!(e instanceof ConditionFailed)) throw e; });
   }
+}
+
+/** The notification of a cause stands for the item made at `causeAt`, unless it stands for a newer one already. */
+async function standFor(recipientId: string, cause: string, causeAt: string): Promise<void> {
+  await db.send(new UpdateCommand({
+    TableName: TABLE,
+    Key: keys.notification(recipientId, cause),
+    UpdateExpression: 'SET causeAt = :at',
+    ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(causeAt) OR causeAt < :at)',
+    ExpressionAttributeValues: { ':at': causeAt },
+  })).catch((e) => { if (!(e instanceof ConditionalCheckFailedException)) throw e; });
 }
 
 /**
@@ -139,15 +158,21 @@ export type StoredState = { unread?: number; readUpTo?: string };
 const storedState = (item: Record<string, unknown> | undefined): StoredState =>
   ({ ...(item?.unread !== undefined ? { unread: Number(item.unread) } : {}), ...(item?.readUpTo !== undefined ? { readUpTo: String(item.readUpTo) } : {}) });
 
-/** A mark that lost this many races in a row to notifications arriving gives up (a 500). */
-const MARK_ATTEMPTS = 10;
+/**
+ * Attempts of a mark conditioned on the state it read, with a jittered pause between them; a
+ * mark that lost them all to notifications arriving writes without the condition (it always
+ * succeeds), its record's `before` then the state as last read, a moment old.
+ */
+const MARK_ATTEMPTS = 8;
+const pause = (attempt: number) => new Promise((r) => setTimeout(r, Math.random() * Math.min(200, 10 * 2 ** attempt)));
 
 /**
  * Everything created up to now is read: one write, whatever the number of notifications.
  * `record(before, after)` is the change's trace record (contract section 9), written in the
  * same transaction. The write is conditioned on the state it was read as, so `before` is
  * exactly what it replaced: a notification that arrives in between fails the condition, and
- * the mark goes again from the state the failure returns.
+ * the mark goes again from the state the failure returns (MARK_ATTEMPTS times at most: a
+ * recipient of a steady stream of notifications still gets its mark).
  */
 export async function markAllRead(
   recipientId: string,
@@ -163,15 +188,22 @@ export async function markAllRead(
   for (let attempt = 1; ; attempt++) {
     const is = (name: 'unread' | 'readUpTo') => (before[name] === undefined ? `attribute_not_exists(${name})` : `${name} = :${name}`);
     const after = { unread: 0, readUpTo: now };
+    const exact = attempt < MARK_ATTEMPTS;
     const update: TxItem = {
       op: {
         Update: {
           TableName: TABLE,
           Key: key,
           UpdateExpression: 'SET readUpTo = :now, unread = :zero',
-          ConditionExpression: `${is('unread')} AND ${is('readUpTo')}`,
-          ExpressionAttributeValues: { ':now': now, ':zero': 0, ...(before.unread !== undefined ? { ':unread': before.unread } : {}), ...(before.readUpTo !== undefined ? { ':readUpTo': before.readUpTo } : {}) },
-          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          ...(exact ? {
+            ConditionExpression: `${is('unread')} AND ${is('readUpTo')}`,
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
+          } : {}),
+          ExpressionAttributeValues: {
+            ':now': now, ':zero': 0,
+            ...(exact && before.unread !== undefined ? { ':unread': before.unread } : {}),
+            ...(exact && before.readUpTo !== undefined ? { ':readUpTo': before.readUpTo } : {}),
+          },
         },
       },
     };
@@ -179,17 +211,19 @@ export async function markAllRead(
       await transact([update, record(before, after)]);
       return;
     } catch (err) {
-      if (!(err instanceof ConditionFailed) || err.index !== 0 || attempt >= MARK_ATTEMPTS) throw err;
+      if (!(err instanceof ConditionFailed) || err.index !== 0 || !exact) throw err;
       before = storedState(err.items[0]);
+      await pause(attempt);
     }
   }
 }
 
 /**
- * How long the mark of a counted expiry stays: beyond the stream's 24 hours of records and the
- * 14 days a dead letter can wait in its queue before it is redriven (docs/OPERATIONS.md).
+ * How long the mark of a counted expiry stays: beyond the stream's 24 hours of records, after
+ * which no record of it can come again (a dead letter names records; they are read back from
+ * the stream, docs/OPERATIONS.md).
  */
-export const EXPIRED_MARK_DAYS = 15;
+export const EXPIRED_MARK_DAYS = 2;
 
 /**
  * A notification DynamoDB's TTL removed: the count loses it if it was unread. (Deletions of

@@ -61,5 +61,14 @@ describe('GET /docs', () => {
     expect(bad.statusCode).toBe(400);
     expect(JSON.parse(String(bad.body))).toMatchObject({ success: false, code: 'VALIDATION_ERROR', details: [{ path: 'x-trace-id' }] });
     expect(bad.headers!['X-Trace-Id']).toMatch(/^[0-9A-Z]{26}$/);
+    // No shared cache may hand one client's trace id to another.
+    for (const path of ['/docs', '/docs/init.js', '/docs/swagger-ui.css']) expect((await get(path)).headers!['Cache-Control']).toMatch(/^private, /);
+  });
+
+  it('refuses a query parameter it does not know (400, naming it), as every route does', async () => {
+    const event = apiEvent('GET /docs', { query: { x: '1' } });
+    const res = await handler(event);
+    expect(res.statusCode).toBe(400);
+    expect(JSON.parse(String(res.body))).toMatchObject({ success: false, code: 'VALIDATION_ERROR', details: [{ path: 'x', message: 'is not a known query parameter' }] });
   });
 });

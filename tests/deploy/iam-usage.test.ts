@@ -30,6 +30,10 @@ import { handler as createPostHandler } from '../../functions/posts/create';
 import { handler as notFound } from '../../functions/docs/not-found';
 import { handler as docsPage } from '../../functions/docs/page';
 import { jwtKeys } from '../../lib/auth/keys';
+import { signToken } from '../../lib/auth/tokens';
+import { MODERATE } from '../../lib/reports/reports';
+import { handler as reportH } from '../../functions/reports/create';
+import { handler as resolveH } from '../../functions/moderation/resolve';
 
 // Who reads the key set (a read of the module's store, cached or not: in AWS the first is a GetParameter).
 const keyReads = jest.spyOn(jwtKeys, 'get');
@@ -67,7 +71,9 @@ const OTHER_PATHS: Record<string, string[]> = {
   postsCreate: ['dynamodb:BatchGetItem', RELEASE_KEY],
   commentsCreate: [RELEASE_KEY],
   reportsCreate: ['dynamodb:UpdateItem'], // a further reporter of an open report adds one to its reporters
-  moderationResolve: ['dynamodb:Query', 'dynamodb:BatchWriteItem'], // a suspension deletes the owner's ended sessions (a Query of them, BatchWrite deletes)
+  // A suspension deletes the owner's ended sessions (a Query of them, BatchWrite deletes); a
+  // comment report's remove or suspend reads what the comment stands under (below).
+  moderationResolve: ['dynamodb:Query', 'dynamodb:BatchWriteItem', 'dynamodb:BatchGetItem'],
   commentsReply: [RELEASE_KEY],
   mediaUploads: [RELEASE_KEY],
 };
@@ -224,5 +230,28 @@ describe('mediaProcess', () => {
     }
     expect([...used].sort()).toEqual([...declared.mediaProcess!].sort());
     expect(keyReads).not.toHaveBeenCalled();
+  });
+});
+
+describe('moderationResolve beyond its fixture', () => {
+  it('remove and suspend of a comment report call only the actions declared for it', async () => {
+    const [author, commenter, reporter, mod] = [await makeUser(), await makeUser(), await makeUser(), await makeUser()];
+    const token = await signToken({ userId: mod.id, sessionId: mod.sessionId, epoch: 0 }, [MODERATE]);
+    const post = await makePost(author);
+    const used = new Set<string>();
+    for (const action of ['remove', 'suspend']) {
+      const c = created(await comment(commenter, post._id, `reported for ${action}`));
+      const filed = await call(reportH, 'POST /reports', { token: reporter.token, body: { targetType: 'comment', targetId: c._id, reason: 'spam' } });
+      expect(filed.status).toBe(201);
+      recording = used;
+      try {
+        const res = await call(resolveH, 'POST /moderation/reports/{report_id}/resolve', { token, params: { report_id: filed.body.report._id }, body: { action } });
+        expect({ action, status: res.status }).toEqual({ action, status: 200 });
+      } finally {
+        recording = undefined;
+      }
+    }
+    expect(used).toContain('dynamodb:BatchGetItem');
+    expect([...used].filter((a) => !declared.moderationResolve!.includes(a))).toEqual([]);
   });
 });

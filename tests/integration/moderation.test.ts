@@ -5,7 +5,7 @@
 import '../support/own-stream-table';
 import { call } from '../support/invoke';
 import { makePost, users } from '../support/posts';
-import { block, follow } from '../support/graph';
+import { block, follow, unblock, unfollow } from '../support/graph';
 import { getItem } from '../support/db';
 import { comment, comments, created, traceRecords } from '../support/comment-api';
 import type { TestUser } from '../support/factories';
@@ -174,6 +174,11 @@ describe('reports', () => {
       post: 404, profile: 404, feed: false, explore: false, likes: false, search: false, blocked: { ids: [], count: 0 }, blockedUsers: [],
       loginFollowing: false, editFollowing: false, editLikes: false,
     });
+    // Nor can those who follow or block it undo that now: 404, and both stay (checked after the
+    // unsuspension below: third's feed and blocker's list have them back).
+    for (const res of [await unfollow(third, author), await unblock(blocker, author)]) {
+      expect({ status: res.status, code: res.body.code }).toEqual({ status: 404, code: 'NOT_FOUND' });
+    }
     // Nobody can block it now, as nobody can follow it: it does not exist to them.
     const lateBlock = await block(late, author);
     expect({ status: lateBlock.status, code: lateBlock.body.code }).toEqual({ status: 404, code: 'NOT_FOUND' });

@@ -240,6 +240,37 @@ describe('marking read, racing a new notification', () => {
     const records = await traceRecords(traceCtx.traceId) as { stateDiff: unknown }[];
     expect(records.map((r) => r.stateDiff)).toEqual([{ changes: ['unread', 'readUpTo'], before: { unread: 1 }, after: { unread: 0, readUpTo: expect.any(String) } }]);
   });
+
+  it('a recipient whose notifications keep arriving still gets its mark: after the exact attempts, one without the condition', async () => {
+    const [me] = await users(1);
+    const traceCtx = { traceId: `storm-${me.id}`, scenarioId: '', stepId: '', simTimestamp: Date.now() };
+    const send = db.send.bind(db);
+    let arrivals = 0;
+    // A notification lands before every transaction the mark sends.
+    const isMark = (command: { constructor: { name: string }; input?: { TransactItems?: { Update?: { UpdateExpression?: string } }[] } }) =>
+      command.constructor.name === 'TransactWriteCommand' && command.input?.TransactItems?.[0]?.Update?.UpdateExpression?.startsWith('SET readUpTo') === true;
+    const spy = jest.spyOn(db, 'send').mockImplementation((async (command: Parameters<typeof isMark>[0], ...rest: unknown[]) => {
+      if (isMark(command) && arrivals < 20) {
+        arrivals++;
+        await addNotification({ kind: 'FOLLOW', recipientId: me.id, actorId: `A${arrivals}`, cause: `TEST#storm#${arrivals}` });
+      }
+      return (send as (...a: unknown[]) => Promise<unknown>)(command, ...rest);
+    }) as typeof db.send);
+    const seen: StoredState[] = [];
+    try {
+      await markAllRead(me.id, (before, after) => {
+        seen.push(before);
+        return logItem(traceCtx, { type: 'NOTIFICATIONS_READ', description: 'test', actorId: me.id, diff: diffState(before, after) });
+      }, { now: new Date(Date.now() + 60_000).toISOString() });
+    } finally {
+      spy.mockRestore();
+    }
+    // Each attempt met one more notification; the last wrote anyway.
+    expect(seen.map((b) => b.unread ?? 0)).toEqual(Array.from({ length: seen.length }, (_, i) => i));
+    expect(seen.length).toBeGreaterThan(2);
+    expect(await getItem(keys.notificationState(me.id))).toMatchObject({ unread: 0 });
+    expect(await traceRecords(traceCtx.traceId)).toHaveLength(1);
+  });
 });
 
 describe('change records redriven late (a dead letter sent back)', () => {

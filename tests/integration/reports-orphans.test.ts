@@ -15,6 +15,10 @@ import { handler as reportH } from '../../functions/reports/create';
 import { handler as queueH } from '../../functions/moderation/reports';
 import { handler as resolveH } from '../../functions/moderation/resolve';
 import { handler as deletePostH } from '../../functions/posts/delete';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { db, TABLE } from '../../lib/db/client';
+import * as keys from '../../lib/keys';
+import { getItem } from '../support/db';
 
 const report = (u: TestUser, targetId: string) => call(reportH, 'POST /reports', { token: u.token, body: { targetType: 'comment', targetId, reason: 'spam' } });
 const moderator = (u: TestUser) => signToken({ userId: u.id, sessionId: u.sessionId, epoch: 0 }, [MODERATE]);
@@ -48,4 +52,18 @@ it('a comment whose post was deleted, or a reply whose comment was, cannot be re
   expect(target(openUnder.body.report._id)).toBeNull();
   const done = await call(resolveH, 'POST /moderation/reports/{report_id}/resolve', { token, params: { report_id: openUnder.body.report._id }, body: { action: 'remove' } });
   expect({ status: done.status, action: done.body.report?.action }).toEqual({ status: 200, action: 'remove' });
+});
+
+it('suspend of a report from before reports kept their owner reaches the author of a comment whose post was deleted (its item still names it)', async () => {
+  const [author, commenter, reporter, mod] = await users(4);
+  const post = await makePost(author);
+  const c = created(await comment(commenter, post._id, 'reported, then orphaned'));
+  const filed = await report(reporter, c._id);
+  expect(filed.status).toBe(201);
+  // A report as they were written before `ownerId`.
+  await db.send(new UpdateCommand({ TableName: TABLE, Key: keys.report(filed.body.report._id), UpdateExpression: 'REMOVE ownerId' }));
+  expect((await call(deletePostH, 'DELETE /posts/{post_id}', { token: author.token, params: { post_id: post._id } })).status).toBe(200);
+  const done = await call(resolveH, 'POST /moderation/reports/{report_id}/resolve', { token: await moderator(mod), params: { report_id: filed.body.report._id }, body: { action: 'suspend' } });
+  expect({ status: done.status, action: done.body.report?.action }).toEqual({ status: 200, action: 'suspend' });
+  expect(await getItem(keys.gone(commenter.id))).toMatchObject({ reason: 'suspended' });
 });
