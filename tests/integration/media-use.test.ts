@@ -13,7 +13,7 @@ import { handler as processMedia } from '../../functions/media/process';
 import { runCleanup } from '../../lib/cleanup/worker';
 import * as keys from '../../lib/keys';
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
-import { marshall } from '@aws-sdk/util-dynamodb';
+import { changeRecord } from '../support/stream';
 import { db, TABLE } from '../../lib/db/client';
 import { markObjectsUsed } from '../../lib/media/use';
 import type { MediaItem } from '../../lib/media/model';
@@ -162,11 +162,7 @@ it('an untaken media whose images a failed creation re-tagged "used": when Dynam
   // DynamoDB Local never expires items: the deletion and its stream record are made here, the
   // record as DynamoDB's TTL writes it (its userIdentity is the service).
   await db.send(new DeleteCommand({ TableName: TABLE, Key: keys.media(id) }));
-  const record = {
-    eventName: 'REMOVE',
-    userIdentity: { type: 'Service', principalId: 'dynamodb.amazonaws.com' },
-    dynamodb: { Keys: marshall(keys.media(id)), OldImage: marshall(item), SequenceNumber: '1' },
-  };
+  const record = changeRecord('REMOVE', item, { byTtl: true });
   expect(passesFilters(record, consumerMapping(ROOT).filterPatterns)).toBe(true);
   expect(await consumer({ Records: [record as never] })).toEqual({ batchItemFailures: [] });
   for (const url of urls) expect((await fetch(url)).status).toBe(404);

@@ -2,19 +2,15 @@
 // of a follow failed and waited while the user followed again. On the shared table, which has
 // no stream: the records are delivered to the consumer by hand, in the order of that story.
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { marshall } from '@aws-sdk/util-dynamodb';
 import { users } from '../support/posts';
 import { getItem } from '../support/db';
+import { changeRecord as recordOf, type ChangeRecord } from '../support/stream';
 import { db, TABLE } from '../../lib/db/client';
 import * as keys from '../../lib/keys';
 import { followEdge } from '../../lib/graph/edges';
 import { handler as consumer } from '../../functions/events/stream';
 
-const recordOf = (eventName: 'INSERT' | 'REMOVE', item: Record<string, unknown>) => ({
-  eventName,
-  dynamodb: { Keys: marshall({ PK: item.PK, SK: item.SK }), [eventName === 'INSERT' ? 'NewImage' : 'OldImage']: marshall(item), SequenceNumber: '1' },
-});
-const deliver = async (record: ReturnType<typeof recordOf>) => expect(await consumer({ Records: [record as never] })).toEqual({ batchItemFailures: [] });
+const deliver = async (record: ChangeRecord) => expect(await consumer({ Records: [record as never] })).toEqual({ batchItemFailures: [] });
 
 it('follow, unfollow (its record fails and waits), follow again, then the unfollow\'s record: one notification, of the follow that stands', async () => {
   const [me, fan] = await users(2);

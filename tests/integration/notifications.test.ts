@@ -5,7 +5,7 @@ import { call } from '../support/invoke';
 import { makePost, users } from '../support/posts';
 import { block, follow, unfollow } from '../support/graph';
 import { getItem } from '../support/db';
-import { eventually, startTestStream, type TestStream } from '../support/stream';
+import { changeRecord as recordOf, eventually, startTestStream, type ChangeRecord, type TestStream } from '../support/stream';
 import { comment, created, reply, traceRecords, like as likeComment } from '../support/comment-api';
 import type { TestUser } from '../support/factories';
 import * as keys from '../../lib/keys';
@@ -14,12 +14,12 @@ import { handler as readH } from '../../functions/notifications/read';
 import { addNotification, markAllRead, type StoredState } from '../../lib/notifications/store';
 import { logItem } from '../../lib/audit/records';
 import { diffState } from '../../lib/audit/diff';
+import type { TraceContext } from '../../lib/audit/context';
 import { handler as likeH } from '../../functions/posts/like';
 import { handler as unlikeH } from '../../functions/posts/unlike';
 import { handler as deleteCommentH } from '../../functions/comments/delete';
 import { handler as consumer } from '../../functions/events/stream';
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
-import { marshall } from '@aws-sdk/util-dynamodb';
 import { db, TABLE } from '../../lib/db/client';
 import { consumerMapping, passesFilters } from '../../scripts/lib/stream-poller.mjs';
 import { ROOT } from '../../scripts/lib/manifests.mjs';
@@ -190,11 +190,7 @@ describe('notifications', () => {
     // DynamoDB Local never expires items: the deletion and its stream record are made here,
     // the record as DynamoDB's TTL writes it (its userIdentity is the service).
     await db.send(new DeleteCommand({ TableName: TABLE, Key: key }));
-    const record = {
-      eventName: 'REMOVE',
-      userIdentity: { type: 'Service', principalId: 'dynamodb.amazonaws.com' },
-      dynamodb: { Keys: marshall(key), OldImage: marshall(item), SequenceNumber: '1' },
-    };
+    const record = recordOf('REMOVE', item, { byTtl: true });
     expect(passesFilters(record, consumerMapping(ROOT).filterPatterns)).toBe(true);
     expect(passesFilters({ ...record, userIdentity: undefined }, consumerMapping(ROOT).filterPatterns)).toBe(false);
     expect(await consumer({ Records: [record as never] })).toEqual({ batchItemFailures: [] });
@@ -213,28 +209,40 @@ describe('notifications', () => {
 });
 
 describe('marking read, racing a new notification', () => {
-  it('records the state it replaced: a notification that lands between the read and the write makes the mark go again from the new state', async () => {
-    const [me, fan] = await users(2);
-    const traceCtx = { traceId: `race-${me.id}`, scenarioId: '', stepId: '', simTimestamp: Date.now() };
+  /**
+   * Marks everything read (a minute ahead, so every notification so far is before the mark)
+   * with \`arrive\` run before each of the mark's transactions; the state each attempt replaced.
+   */
+  async function markWhile(userId: string, traceCtx: TraceContext, arrive: () => Promise<void>): Promise<StoredState[]> {
     const send = db.send.bind(db);
-    let landed = false;
-    // The notification lands after the mark's read, before its first transaction.
-    const spy = jest.spyOn(db, 'send').mockImplementation((async (command: { constructor: { name: string } }, ...rest: unknown[]) => {
-      if (command.constructor.name === 'TransactWriteCommand' && !landed) {
-        landed = true;
-        await addNotification({ kind: 'FOLLOW', recipientId: me.id, actorId: fan.id, cause: `TEST#${fan.id}` });
-      }
+    type Sent = { constructor: { name: string }; input?: { TransactItems?: { Update?: { UpdateExpression?: string } }[] } };
+    const isMark = (command: Sent) =>
+      command.constructor.name === 'TransactWriteCommand' && command.input?.TransactItems?.[0]?.Update?.UpdateExpression?.startsWith('SET readUpTo') === true;
+    const spy = jest.spyOn(db, 'send').mockImplementation((async (command: Sent, ...rest: unknown[]) => {
+      if (isMark(command)) await arrive();
       return (send as (...a: unknown[]) => Promise<unknown>)(command, ...rest);
     }) as typeof db.send);
     const seen: StoredState[] = [];
     try {
-      await markAllRead(me.id, (before, after) => {
+      await markAllRead(userId, (before, after) => {
         seen.push(before);
-        return logItem(traceCtx, { type: 'NOTIFICATIONS_READ', description: 'test', actorId: me.id, diff: diffState(before, after) });
+        return logItem(traceCtx, { type: 'NOTIFICATIONS_READ', description: 'test', actorId: userId, diff: diffState(before, after) });
       }, { now: new Date(Date.now() + 60_000).toISOString() });
     } finally {
       spy.mockRestore();
     }
+    return seen;
+  }
+  it('records the state it replaced: a notification that lands between the read and the write makes the mark go again from the new state', async () => {
+    const [me, fan] = await users(2);
+    const traceCtx = { traceId: `race-${me.id}`, scenarioId: '', stepId: '', simTimestamp: Date.now() };
+    let landed = false;
+    // The notification lands after the mark's read, before its first transaction.
+    const seen = await markWhile(me.id, traceCtx, async () => {
+      if (landed) return;
+      landed = true;
+      await addNotification({ kind: 'FOLLOW', recipientId: me.id, actorId: fan.id, cause: `TEST#${fan.id}` });
+    });
     expect(seen).toEqual([{}, { unread: 1 }]);
     expect(await getItem(keys.notificationState(me.id))).toMatchObject({ unread: 0 });
     const records = await traceRecords(traceCtx.traceId) as { stateDiff: unknown }[];
@@ -244,27 +252,13 @@ describe('marking read, racing a new notification', () => {
   it('a recipient whose notifications keep arriving still gets its mark: after the exact attempts, one without the condition', async () => {
     const [me] = await users(1);
     const traceCtx = { traceId: `storm-${me.id}`, scenarioId: '', stepId: '', simTimestamp: Date.now() };
-    const send = db.send.bind(db);
     let arrivals = 0;
     // A notification lands before every transaction the mark sends.
-    const isMark = (command: { constructor: { name: string }; input?: { TransactItems?: { Update?: { UpdateExpression?: string } }[] } }) =>
-      command.constructor.name === 'TransactWriteCommand' && command.input?.TransactItems?.[0]?.Update?.UpdateExpression?.startsWith('SET readUpTo') === true;
-    const spy = jest.spyOn(db, 'send').mockImplementation((async (command: Parameters<typeof isMark>[0], ...rest: unknown[]) => {
-      if (isMark(command) && arrivals < 20) {
-        arrivals++;
-        await addNotification({ kind: 'FOLLOW', recipientId: me.id, actorId: `A${arrivals}`, cause: `TEST#storm#${arrivals}` });
-      }
-      return (send as (...a: unknown[]) => Promise<unknown>)(command, ...rest);
-    }) as typeof db.send);
-    const seen: StoredState[] = [];
-    try {
-      await markAllRead(me.id, (before, after) => {
-        seen.push(before);
-        return logItem(traceCtx, { type: 'NOTIFICATIONS_READ', description: 'test', actorId: me.id, diff: diffState(before, after) });
-      }, { now: new Date(Date.now() + 60_000).toISOString() });
-    } finally {
-      spy.mockRestore();
-    }
+    const seen = await markWhile(me.id, traceCtx, async () => {
+      if (arrivals >= 20) return;
+      arrivals++;
+      await addNotification({ kind: 'FOLLOW', recipientId: me.id, actorId: `A${arrivals}`, cause: `TEST#storm#${arrivals}` });
+    });
     // Each attempt met one more notification; the last wrote anyway.
     expect(seen.map((b) => b.unread ?? 0)).toEqual(Array.from({ length: seen.length }, (_, i) => i));
     expect(seen.length).toBeGreaterThan(2);
@@ -274,12 +268,7 @@ describe('marking read, racing a new notification', () => {
 });
 
 describe('change records redriven late (a dead letter sent back)', () => {
-  /** The change record of an item as the stream writes it: its key and its image. */
-  const recordOf = (eventName: 'INSERT' | 'REMOVE', item: Record<string, unknown>) => ({
-    eventName,
-    dynamodb: { Keys: marshall({ PK: item.PK, SK: item.SK }), [eventName === 'INSERT' ? 'NewImage' : 'OldImage']: marshall(item), SequenceNumber: '1' },
-  });
-  const deliver = async (record: ReturnType<typeof recordOf>) => expect(await consumer({ Records: [record as never] })).toEqual({ batchItemFailures: [] });
+  const deliver = async (record: ChangeRecord) => expect(await consumer({ Records: [record as never] })).toEqual({ batchItemFailures: [] });
 
   it('a follow\'s record after its unfollow was handled does not bring its notification back', async () => {
     const [me, fan] = await users(2);

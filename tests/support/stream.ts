@@ -5,6 +5,7 @@
 import { consumerMapping, startStreamPoller, type DeadLetter, type StreamPoller } from '../../scripts/lib/stream-poller.mjs';
 import { ROOT } from '../../scripts/lib/manifests.mjs';
 import { handler } from '../../functions/events/stream';
+import { marshall } from '@aws-sdk/util-dynamodb';
 
 export interface TestStream {
   poller: StreamPoller;
@@ -46,3 +47,13 @@ export async function eventually<T>(read: () => Promise<T>, done: (value: T) => 
     await new Promise((r) => setTimeout(r, 50));
   }
 }
+
+/** A change record of an item as the stream writes it (its key and its image), for delivering by hand; `byTtl`: as DynamoDB's TTL writes a removal. */
+export function changeRecord(eventName: 'INSERT' | 'REMOVE', item: Record<string, unknown>, opts: { byTtl?: boolean } = {}) {
+  return {
+    eventName,
+    ...(opts.byTtl ? { userIdentity: { type: 'Service', principalId: 'dynamodb.amazonaws.com' } } : {}),
+    dynamodb: { Keys: marshall({ PK: item.PK, SK: item.SK }), [eventName === 'INSERT' ? 'NewImage' : 'OldImage']: marshall(item), SequenceNumber: '1' },
+  };
+}
+export type ChangeRecord = ReturnType<typeof changeRecord>;
