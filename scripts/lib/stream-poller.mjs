@@ -55,6 +55,8 @@ function toLambdaRecord(r, streamArn) {
   };
 }
 
+/** A GetRecords unanswered this long is dropped and asked again. */
+export const GET_RECORDS_TIMEOUT_MS = 5_000;
 /** A GetRecords or a consumer invocation slower than this is logged. */
 const SLOW_MS = 5_000;
 
@@ -69,6 +71,11 @@ export function startStreamPoller({
   const dynamo = localClient(endpoint);
   const streams = new DynamoDBStreamsClient({
     endpoint, region: process.env.AWS_REGION || 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    // DynamoDB Local now and then leaves a GetRecords unanswered for 60 s (seen in full test
+    // runs: "GetRecords took 60032 ms"), which held every change of that shard as long. A read
+    // that waits this long is dropped (throwOnRequestTimeout: without it the SDK only warns)
+    // and asked again from the checkpoint, at least once as always: the shard goes on seconds later.
+    requestHandler: { requestTimeout: GET_RECORDS_TIMEOUT_MS, throwOnRequestTimeout: true },
   });
   let stopped = false;
   let streamArn;

@@ -8,7 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from '../../lib/db/client';
-import { startStreamPoller, passesFilters, consumerMapping, type DeadLetter } from '../../scripts/lib/stream-poller.mjs';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { GET_RECORDS_TIMEOUT_MS, startStreamPoller, passesFilters, consumerMapping, type DeadLetter } from '../../scripts/lib/stream-poller.mjs';
 import { ROOT } from '../../scripts/lib/manifests.mjs';
 import { eventually } from '../support/stream';
 
@@ -102,3 +104,51 @@ it("applies the consumer's filter patterns as the event source mapping does", ()
   expect(passesFilters(record('INSERT', 'NewImage', { type: { S: 'HOME' } }), filterPatterns)).toBe(false);
   expect(passesFilters(record('MODIFY', 'NewImage', { type: { S: 'USER' } }), filterPatterns)).toBe(false);
 });
+
+it('a GetRecords left unanswered is dropped after GET_RECORDS_TIMEOUT_MS and asked again: the shard goes on, nothing lost', async () => {
+  // A proxy in front of DynamoDB Local that never answers the first GetRecords (what DynamoDB
+  // Local now and then does for a minute), and passes everything else through.
+  const target = new URL(process.env.DYNAMODB_ENDPOINT!);
+  let held = 0;
+  const proxy = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      if (String(req.headers['x-amz-target'] ?? '').endsWith('.GetRecords') && held === 0) {
+        held++;
+        return; // no answer, ever
+      }
+      const out = request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (up) => {
+        res.writeHead(up.statusCode ?? 500, up.headers);
+        up.pipe(res);
+      });
+      out.on('error', () => res.destroy());
+      out.end(Buffer.concat(chunks));
+    });
+  });
+  await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', () => r()));
+  const port = (proxy.address() as AddressInfo).port;
+  const tag = `stall-${Date.now()}`;
+  const delivered: string[] = [];
+  const poller = startStreamPoller({
+    ...base,
+    endpoint: `http://127.0.0.1:${port}`,
+    // From the shard's start, as the consumer's mapping reads it (TRIM_HORIZON): the read
+    // asked again after the drop starts where the held one did.
+    invoke: async (event) => {
+      for (const r of (event as Event).Records) if (pkOf(r).startsWith(tag)) delivered.push(pkOf(r));
+      return { batchItemFailures: [] };
+    },
+  });
+  try {
+    await put(`${tag}#a`);
+    // Within the timeout and a few polls, not the minute DynamoDB Local can keep a read waiting.
+    await eventually(async () => delivered, (d) => d.includes(`${tag}#a`), GET_RECORDS_TIMEOUT_MS + 10_000);
+    expect(held).toBe(1);
+    expect(delivered).toEqual([`${tag}#a`]);
+  } finally {
+    await poller.stop();
+    proxy.closeAllConnections();
+    proxy.close();
+  }
+}, 60_000);
