@@ -11,19 +11,16 @@ import { LIKES_EMBED, recentLikers, viewerFlags } from '../../lib/posts/present'
 export const params = z.strictObject({ post_id: id() });
 export const body = z.strictObject({ caption: caption() });
 
-export const handler = http({ params, body }, async ({ params, body, caller, trace }) => {
+// Its answer embeds likers: scrubbed of users hidden from the caller like a GET's (contract section 6).
+export const handler = http({ params, body, scrubHidden: true }, async ({ params, body, caller, trace }) => {
   // The post as the caller may see it (404 when missing or hidden by a block), the likers and
-  // the caller's flags of the answer, all at once; only the author may edit. A POST's answer
-  // is not scrubbed by lib/http: likers on either side of a block with the caller, or hidden
-  // from everyone, leave `likes` here (contract section 6).
-  const [, post, likers, flags, hidden] = await Promise.all([
+  // the caller's flags of the answer, all at once; only the author may edit.
+  const [, post, likes, flags] = await Promise.all([
     caller.user(),
     visiblePost(params.post_id, caller.userId),
     recentLikers(params.post_id, LIKES_EMBED.single),
     viewerFlags(caller.userId, [params.post_id]),
-    caller.hidden(),
   ]);
-  const likes = likers.filter((id) => !hidden.has(id));
   if (post.author !== caller.userId) throw new Forbidden('Only the author can edit a post.');
   const updated = await editPostCaption(post, body.caption, trace, { params, body });
   return { body: { message: 'Post updated successfully', post: toPostView(updated, likes, flags.get(post.id)!) } };

@@ -31,7 +31,11 @@ export interface RouteSpec<P extends z.ZodMiniType, Q extends z.ZodMiniType, B e
    * that honour the header bundle it (3.3 to 4.3 KB minified, with its DynamoDB commands).
    */
   idempotent?: IdempotencyGuard;
-  /** False for answers that embed no user ids (trace records): the caller's block lists are not read. */
+  /**
+   * Whether the answer's embedded user ids are scrubbed of users hidden from the caller. By
+   * default a GET's are; false for answers that embed no user ids (trace records: the caller's
+   * block lists are not read), true for a write whose answer embeds some (a post edit's likes).
+   */
   scrubHidden?: boolean;
   /** The $default route: whatever the request carries, the answer is its 404 (no body parsing, no validation). */
   catchAll?: boolean;
@@ -72,7 +76,7 @@ export function http<P extends z.ZodMiniType, Q extends z.ZodMiniType, B extends
 ) {
   const needsAuth = spec.auth ?? true;
   // Reads embed user ids that may have to be hidden from the caller (lib/graph/hidden.ts).
-  const scrubs = (event: APIGatewayProxyEventV2) => needsAuth && spec.scrubHidden !== false && event.requestContext?.http?.method === 'GET';
+  const scrubs = (event: APIGatewayProxyEventV2) => needsAuth && (spec.scrubHidden ?? event.requestContext?.http?.method === 'GET');
   const core = async (event: APIGatewayProxyEventV2, context: Context): Promise<APIGatewayProxyStructuredResultV2> => {
     const internal = state({ context });
     const req: ApiRequest<z.output<P>, z.output<Q>, z.output<B>> = {

@@ -113,7 +113,7 @@ async function standFor(recipientId: string, cause: string, causeAt: string): Pr
 
 /**
  * Removes the notification of a cause (an undone action), moving the count if it was unread.
- * \`upTo\`: only one caused by an item created then or before (the undone item's createdAt): a
+ * `upTo`: only one caused by an item created then or before (the undone item's createdAt): a
  * change record redriven late must not remove the notification of the action done again since.
  */
 export async function removeNotification(recipientId: string, cause: string, upTo?: string): Promise<void> {
@@ -181,7 +181,7 @@ export async function markAllRead(
 ): Promise<void> {
   const key = keys.notificationState(recipientId);
   const now = opts.now ?? new Date().toISOString();
-  // \`gate\`: what must hold before anything is written (the caller's own read, which refuses an
+  // `gate`: what must hold before anything is written (the caller's own read, which refuses an
   // ended session); the state is read beside it.
   const [stored] = await Promise.all([db.send(new GetCommand({ TableName: TABLE, Key: key, ConsistentRead: true })), opts.gate]);
   let before = storedState(stored.Item);
@@ -233,12 +233,12 @@ export const EXPIRED_MARK_DAYS = 2;
  * record that finds it changes nothing. A read notification moves nothing and leaves no mark:
  * the watermark only moves forward, so it is read at every retry too.
  */
-export async function forgetExpired(n: Pick<NotificationItem, 'recipientId' | 'createdAt' | 'id'>, now = Date.now()): Promise<void> {
+export async function forgetExpired(n: Pick<NotificationItem, 'recipientId' | 'createdAt' | 'id'>): Promise<void> {
   const mark: TxItem = {
     op: {
       Put: {
         TableName: TABLE,
-        Item: { ...keys.notificationExpired(n.recipientId, n.id), type: 'NOTIFICATION_EXPIRED', expiresAt: Math.floor(now / 1000) + EXPIRED_MARK_DAYS * 86_400 },
+        Item: { ...keys.notificationExpired(n.recipientId, n.id), type: 'NOTIFICATION_EXPIRED', expiresAt: Math.floor(Date.now() / 1000) + EXPIRED_MARK_DAYS * 86_400 },
         ConditionExpression: 'attribute_not_exists(PK)',
       },
     },
