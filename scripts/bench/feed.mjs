@@ -83,7 +83,7 @@ export async function benchFeed({ root, endpoint, table, lib, handlers, warmup, 
   // 2 and 3 run the real pipeline: the table's stream, polled as npm start polls it, into the bundled consumer.
   const { functionName, ...mapping } = consumerMapping(root); // eslint-disable-line no-unused-vars
   const poller = startStreamPoller({ endpoint, tableName: table, ...mapping, startingPosition: 'LATEST', invoke: (event) => handlers.consumer(event) });
-  await poller.idle();
+  await poller.ready();
   const settle = async () => { await poller.idle(); await poller.idle(); };
 
   // 2. Fan-out writes per post.

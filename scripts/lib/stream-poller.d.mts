@@ -1,5 +1,12 @@
 export interface DeadLetter { record: Record<string, unknown>; error: string; attempts: number }
-export interface StreamPoller { idle(): Promise<void>; readonly busy: boolean; stop(): Promise<void> }
+export interface StreamPoller {
+  /** Resolves after a pass that found nothing to deliver, started after this call. */
+  idle(): Promise<void>;
+  /** Resolves once every shard has been read once: every change written after it is delivered. */
+  ready(): Promise<void>;
+  readonly busy: boolean;
+  stop(): Promise<void>;
+}
 export interface PollerOptions {
   endpoint: string;
   tableName: string;
@@ -9,7 +16,11 @@ export interface PollerOptions {
   bisectOnError?: boolean;
   filterPatterns?: Record<string, unknown>[];
   onDeadLetter?(letter: DeadLetter): void | Promise<void>;
-  /** Where a shard without a checkpoint starts: its oldest record (default) or what comes next (DynamoDB Local may refuse a LATEST iterator once records arrive; it is then taken again at LATEST, skipping them). */
+  /**
+   * Where a shard found by the first look at the stream starts when it has no checkpoint: its
+   * oldest record (default) or what is written next. Shards found later start at their oldest
+   * record. At LATEST, wait for ready() before writing what must be delivered.
+   */
   startingPosition?: 'TRIM_HORIZON' | 'LATEST';
   checkpointFile?: string;
   pollMs?: number;

@@ -82,6 +82,8 @@ export function startStreamPoller({
   /** shardId -> { parent, iterator, last, done } */
   const shards = new Map();
   let saved = {};
+  /** Whether a describe has run: startingPosition applies only to the shards it found. */
+  let described = false;
   if (checkpointFile && existsSync(checkpointFile)) {
     try { saved = JSON.parse(readFileSync(checkpointFile, 'utf8')); } catch { saved = {}; }
   }
@@ -104,17 +106,26 @@ export function startStreamPoller({
     do {
       const res = await streams.send(new DescribeStreamCommand({ StreamArn: streamArn, ExclusiveStartShardId: start }));
       for (const s of res.StreamDescription?.Shards ?? []) {
-        if (!shards.has(s.ShardId)) shards.set(s.ShardId, { parent: s.ParentShardId, iterator: undefined, last: saved.positions?.[s.ShardId], done: false });
+        // A shard that appears later (a child of a shard being read, as shards roll over) is
+        // read from its first record, as the event source mapping reads it: at LATEST its records
+        // written before the poller looked would be skipped.
+        if (!shards.has(s.ShardId)) {
+          shards.set(s.ShardId, {
+            parent: s.ParentShardId, iterator: undefined, last: saved.positions?.[s.ShardId], done: false,
+            start: described ? 'TRIM_HORIZON' : startingPosition, positioned: false,
+          });
+        }
       }
       start = res.StreamDescription?.LastEvaluatedShardId;
     } while (start);
+    described = true;
   }
 
   async function iteratorFor(shardId, s) {
     const res = await streams.send(new GetShardIteratorCommand({
       StreamArn: streamArn,
       ShardId: shardId,
-      ...(s.last ? { ShardIteratorType: 'AFTER_SEQUENCE_NUMBER', SequenceNumber: s.last } : { ShardIteratorType: startingPosition }),
+      ...(s.last ? { ShardIteratorType: 'AFTER_SEQUENCE_NUMBER', SequenceNumber: s.last } : { ShardIteratorType: s.start }),
     }));
     return res.ShardIterator;
   }
@@ -174,6 +185,9 @@ export function startStreamPoller({
   }
 
   let idleWaiters = [];
+  let readyWaiters = [];
+  /** Every shard known is being read: each has had a GetRecords answered, or is finished. */
+  const isReady = () => described && [...shards.values()].every((s) => s.positioned || s.done);
   let busy = true;
   async function pollShard(shardId, s) {
     if (s.done) return false;
@@ -198,7 +212,13 @@ export function startStreamPoller({
     } catch (err) {
       // An expired or refused iterator is taken again from the checkpoint on the next pass; a
       // shard is finished only when the stream says so (no next iterator), never on an error.
-      s.iterator = undefined;
+      // A shard started at LATEST that has no checkpoint yet has no position to take again: a
+      // new LATEST iterator would skip what was written since this one was taken. Its iterator
+      // is asked again as it is (an iterator may be read more than once until it expires);
+      // one the stream refuses sends the shard back to its first record: replayed, never skipped.
+      const unanchored = !s.last && s.start === 'LATEST';
+      if (unanchored && ['ExpiredIteratorException', 'TrimmedDataAccessException'].includes(err.name)) s.start = 'TRIM_HORIZON';
+      if (!unanchored || s.start !== 'LATEST') s.iterator = undefined;
       s.failures = (s.failures ?? 0) + 1;
       // DynamoDB Local answers this now and then for a shard that has just started; only a
       // checkpoint the stream keeps refusing (trimmed after 24 hours) is given up, for the oldest record.
@@ -211,6 +231,7 @@ export function startStreamPoller({
       return true;
     }
     s.failures = 0;
+    s.positioned = true;
     const records = res.Records ?? [];
     const wanted = records.filter((r) => passesFilters(r, filterPatterns));
     for (let i = 0; i < wanted.length && !stopped; i += batchSize) await deliver(wanted.slice(i, i + batchSize), s);
@@ -233,6 +254,10 @@ export function startStreamPoller({
         let worked = false;
         for (const [id, s] of shards) if (!stopped && (await pollShard(id, s))) worked = true;
         busy = worked;
+        if (readyWaiters.length && isReady()) {
+          for (const resolve of readyWaiters) resolve();
+          readyWaiters = [];
+        }
         if (!worked) {
           // A waiter is satisfied by an idle pass that began after it asked: the second one it sees.
           for (const w of idleWaiters) w.passes++;
@@ -251,6 +276,12 @@ export function startStreamPoller({
   return {
     /** Resolves after a pass that found nothing to deliver, started after this call. */
     idle: () => new Promise((resolve) => { idleWaiters.push({ resolve, passes: 0 }); }),
+    /**
+     * Resolves once every shard has been positioned (its iterator taken and read once): from
+     * then on, a poller started at LATEST delivers every change written. A change written
+     * before may be skipped, as it would be by a LATEST event source mapping just created.
+     */
+    ready: () => new Promise((resolve) => { if (isReady()) resolve(); else readyWaiters.push(resolve); }),
     get busy() { return busy; },
     async stop() {
       stopped = true;

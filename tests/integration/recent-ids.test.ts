@@ -7,7 +7,7 @@
 require('../support/own-stream-table');
 const { users } = require('../support/posts') as typeof import('../support/posts');
 const { block, follow, followers, unfollow } = require('../support/graph') as typeof import('../support/graph');
-const { eventually, startTestStream } = require('../support/stream') as typeof import('../support/stream');
+const { eventually, startTestStream, startTestStreamFromNow } = require('../support/stream') as typeof import('../support/stream');
 const { getItem } = require('../support/db') as typeof import('../support/db');
 const keys = require('../../lib/keys') as typeof import('../../lib/keys');
 const { call } = require('../support/invoke') as typeof import('../support/invoke');
@@ -175,7 +175,7 @@ describe('lists and suggestions presented from the arrays', () => {
       expect(res!.body.followers).toEqual([expect.objectContaining({ _id: fan.id, followers: [other.id], following: [owner.id] })]);
       expect(edgeQueries(recs, [fan.id])).toHaveLength(2);
     } finally {
-      stream = startTestStream({ startingPosition: 'LATEST' });
+      stream = await startTestStreamFromNow();
     }
   });
 
@@ -280,7 +280,7 @@ describe('lists and suggestions presented from the arrays', () => {
       expect(reads).toHaveLength(1);
       expect(Object.values(reads[0]!.input.RequestItems!)[0]!.ConsistentRead).toBe(true);
     } finally {
-      stream = startTestStream({ startingPosition: 'LATEST' });
+      stream = await startTestStreamFromNow();
     }
   });
 

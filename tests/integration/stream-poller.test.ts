@@ -152,3 +152,91 @@ it('a GetRecords left unanswered is dropped after GET_RECORDS_TIMEOUT_MS and ask
     proxy.close();
   }
 }, 60_000);
+
+it('started at LATEST, ready() resolves once every shard is read: a change written right after is delivered, one written before is not', async () => {
+  const tag = `latest-${Date.now()}`;
+  await put(`${tag}#before`);
+  const delivered: string[] = [];
+  const poller = startStreamPoller({
+    ...base,
+    startingPosition: 'LATEST',
+    invoke: async (event) => {
+      for (const r of (event as Event).Records) if (pkOf(r).startsWith(tag)) delivered.push(pkOf(r));
+      return { batchItemFailures: [] };
+    },
+  });
+  try {
+    await poller.ready();
+    await put(`${tag}#after`);
+    await eventually(async () => delivered, (d) => d.includes(`${tag}#after`));
+    await poller.idle();
+    expect(delivered).toEqual([`${tag}#after`]);
+  } finally {
+    await poller.stop();
+  }
+});
+
+it('started at LATEST, a GetRecords that fails before the shard\'s first record is asked again from the same position: the change written meanwhile is delivered', async () => {
+  // Once `failing` is set (after ready()), the proxy holds the next GetRecords until the change is
+  // written, then answers it, and every GetRecords after it, with a server error until the poller
+  // itself has seen one (the SDK retries first). A new LATEST iterator taken after that failure
+  // would start past the change.
+  const target = new URL(process.env.DYNAMODB_ENDPOINT!);
+  let failing = false;
+  const waiting: (() => void)[] = [];
+  let released = false;
+  const fail = (res: import('node:http').ServerResponse) => {
+    res.writeHead(500, { 'content-type': 'application/x-amz-json-1.0' });
+    res.end(JSON.stringify({ __type: 'com.amazonaws.dynamodb.v20120810#InternalServerError', message: 'held by the test' }));
+  };
+  const proxy = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      if (String(req.headers['x-amz-target'] ?? '').endsWith('.GetRecords') && failing) {
+        if (released) fail(res);
+        else waiting.push(() => fail(res));
+        return;
+      }
+      const out = request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (up) => {
+        res.writeHead(up.statusCode ?? 500, up.headers);
+        up.pipe(res);
+      });
+      out.on('error', () => res.destroy());
+      out.end(Buffer.concat(chunks));
+    });
+  });
+  await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', () => r()));
+  const port = (proxy.address() as AddressInfo).port;
+  const tag = `latest-fail-${Date.now()}`;
+  const delivered: string[] = [];
+  const logged: string[] = [];
+  const poller = startStreamPoller({
+    ...base,
+    endpoint: `http://127.0.0.1:${port}`,
+    startingPosition: 'LATEST',
+    invoke: async (event) => {
+      for (const r of (event as Event).Records) if (pkOf(r).startsWith(tag)) delivered.push(pkOf(r));
+      return { batchItemFailures: [] };
+    },
+    log: (line) => {
+      logged.push(line);
+      failing = false;
+    },
+  });
+  try {
+    await poller.ready();
+    failing = true;
+    await eventually(async () => waiting.length, (n) => n === 1);
+    await put(`${tag}#a`);
+    released = true;
+    waiting.splice(0).forEach((answer) => answer());
+    await eventually(async () => delivered, (d) => d.includes(`${tag}#a`));
+    expect(logged).toEqual([expect.stringContaining('InternalServerError: held by the test')]);
+    expect(delivered).toEqual([`${tag}#a`]);
+  } finally {
+    await poller.stop();
+    proxy.closeAllConnections();
+    proxy.close();
+  }
+});

@@ -8,7 +8,7 @@ import '../support/own-stream-table';
 import { call } from '../support/invoke';
 import { users } from '../support/posts';
 import { getItem } from '../support/db';
-import { startTestStream, type TestStream } from '../support/stream';
+import { startTestStreamFromNow, type TestStream } from '../support/stream';
 import { cleanedUp } from '../support/account';
 import * as keys from '../../lib/keys';
 import { batchGet, batchWrite } from '../../lib/db/batch';
@@ -30,13 +30,11 @@ afterAll(async () => {
 afterEach(() => expect(stream?.deadLetters).toEqual([]));
 
 /**
- * The stream consumer, from the stream's end: started at LATEST, then proven to deliver by a
- * canary change (DynamoDB Local can refuse a LATEST iterator while records arrive; the poller
- * then takes a new one, skipping them), so the deletion's own changes are never skipped.
+ * The stream consumer, from the stream's end: started at LATEST and ready (every shard read
+ * once), then proven to deliver by a canary change before the deletion's own changes are made.
  */
 async function streamFromNow(): Promise<TestStream> {
-  const s = startTestStream({ startingPosition: 'LATEST' });
-  await s.poller.idle();
+  const s = await startTestStreamFromNow();
   for (let attempt = 0; attempt < 20; attempt++) {
     const before = s.invocations;
     await batchWrite([{ PutRequest: { Item: { ...keys.job('canary', newId()), type: 'JOB', kind: 'canary' } } }]);

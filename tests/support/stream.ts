@@ -37,6 +37,17 @@ export function startTestStream(opts: { invoke?: typeof handler; maxRetries?: nu
   return state;
 }
 
+/**
+ * The consumer from the stream's end (a poller started at LATEST, for a test that stopped the
+ * stream and does not want the changes of the pause replayed), resolved once every shard is being
+ * read: every change written after it is delivered.
+ */
+export async function startTestStreamFromNow(opts: { invoke?: typeof handler } = {}): Promise<TestStream> {
+  const stream = startTestStream({ ...opts, startingPosition: 'LATEST' });
+  await stream.poller.ready();
+  return stream;
+}
+
 /** Polls `read` until `done` holds for its value, or fails after `timeoutMs` (never a fixed sleep). */
 export async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
   const until = Date.now() + timeoutMs;
