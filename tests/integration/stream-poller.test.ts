@@ -105,19 +105,18 @@ it("applies the consumer's filter patterns as the event source mapping does", ()
   expect(passesFilters(record('MODIFY', 'NewImage', { type: { S: 'USER' } }), filterPatterns)).toBe(false);
 });
 
-it('a GetRecords left unanswered is dropped after GET_RECORDS_TIMEOUT_MS and asked again: the shard goes on, nothing lost', async () => {
-  // A proxy in front of DynamoDB Local that never answers the first GetRecords (what DynamoDB
-  // Local now and then does for a minute), and passes everything else through.
+type Answer = import('node:http').ServerResponse;
+/**
+ * A proxy in front of DynamoDB Local: each GetRecords goes to `getRecords` first, which answers
+ * it itself (or never) by returning true; everything else passes through.
+ */
+async function dynamoProxy(getRecords: (res: Answer) => boolean): Promise<{ endpoint: string; close(): void }> {
   const target = new URL(process.env.DYNAMODB_ENDPOINT!);
-  let held = 0;
   const proxy = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      if (String(req.headers['x-amz-target'] ?? '').endsWith('.GetRecords') && held === 0) {
-        held++;
-        return; // no answer, ever
-      }
+      if (String(req.headers['x-amz-target'] ?? '').endsWith('.GetRecords') && getRecords(res)) return;
       const out = request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (up) => {
         res.writeHead(up.statusCode ?? 500, up.headers);
         up.pipe(res);
@@ -127,12 +126,29 @@ it('a GetRecords left unanswered is dropped after GET_RECORDS_TIMEOUT_MS and ask
     });
   });
   await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', () => r()));
-  const port = (proxy.address() as AddressInfo).port;
+  return {
+    endpoint: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
+    close: () => {
+      proxy.closeAllConnections();
+      proxy.close();
+    },
+  };
+}
+
+it('a GetRecords left unanswered is dropped after GET_RECORDS_TIMEOUT_MS and asked again: the shard goes on, nothing lost', async () => {
+  // A proxy in front of DynamoDB Local that never answers the first GetRecords (what DynamoDB
+  // Local now and then does for a minute), and passes everything else through.
+  let held = 0;
+  const proxy = await dynamoProxy(() => {
+    if (held > 0) return false;
+    held++;
+    return true; // no answer, ever
+  });
   const tag = `stall-${Date.now()}`;
   const delivered: string[] = [];
   const poller = startStreamPoller({
     ...base,
-    endpoint: `http://127.0.0.1:${port}`,
+    endpoint: proxy.endpoint,
     // From the shard's start, as the consumer's mapping reads it (TRIM_HORIZON): the read
     // asked again after the drop starts where the held one did.
     invoke: async (event) => {
@@ -148,7 +164,6 @@ it('a GetRecords left unanswered is dropped after GET_RECORDS_TIMEOUT_MS and ask
     expect(delivered).toEqual([`${tag}#a`]);
   } finally {
     await poller.stop();
-    proxy.closeAllConnections();
     proxy.close();
   }
 }, 60_000);
@@ -181,39 +196,25 @@ it('started at LATEST, a GetRecords that fails before the shard\'s first record 
   // written, then answers it, and every GetRecords after it, with a server error until the poller
   // itself has seen one (the SDK retries first). A new LATEST iterator taken after that failure
   // would start past the change.
-  const target = new URL(process.env.DYNAMODB_ENDPOINT!);
   let failing = false;
   const waiting: (() => void)[] = [];
   let released = false;
-  const fail = (res: import('node:http').ServerResponse) => {
+  const fail = (res: Answer) => {
     res.writeHead(500, { 'content-type': 'application/x-amz-json-1.0' });
     res.end(JSON.stringify({ __type: 'com.amazonaws.dynamodb.v20120810#InternalServerError', message: 'held by the test' }));
   };
-  const proxy = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      if (String(req.headers['x-amz-target'] ?? '').endsWith('.GetRecords') && failing) {
-        if (released) fail(res);
-        else waiting.push(() => fail(res));
-        return;
-      }
-      const out = request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (up) => {
-        res.writeHead(up.statusCode ?? 500, up.headers);
-        up.pipe(res);
-      });
-      out.on('error', () => res.destroy());
-      out.end(Buffer.concat(chunks));
-    });
+  const proxy = await dynamoProxy((res) => {
+    if (!failing) return false;
+    if (released) fail(res);
+    else waiting.push(() => fail(res));
+    return true;
   });
-  await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', () => r()));
-  const port = (proxy.address() as AddressInfo).port;
   const tag = `latest-fail-${Date.now()}`;
   const delivered: string[] = [];
   const logged: string[] = [];
   const poller = startStreamPoller({
     ...base,
-    endpoint: `http://127.0.0.1:${port}`,
+    endpoint: proxy.endpoint,
     startingPosition: 'LATEST',
     invoke: async (event) => {
       for (const r of (event as Event).Records) if (pkOf(r).startsWith(tag)) delivered.push(pkOf(r));
@@ -236,7 +237,6 @@ it('started at LATEST, a GetRecords that fails before the shard\'s first record 
     expect(delivered).toEqual([`${tag}#a`]);
   } finally {
     await poller.stop();
-    proxy.closeAllConnections();
     proxy.close();
   }
 });
