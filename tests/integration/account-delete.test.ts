@@ -69,8 +69,14 @@ describe('DELETE /users/me', () => {
     created(await reply(u, vTop._id, { text: 'my reply' }));
     created(await reply(v, top._id, { text: 'reply to a comment that goes' }));
     expect((await likeComment(u, vTop._id)).status).toBe(200);
-    // v's notifications from u (follow, like, comment, reply) are there before the deletion.
-    await eventually(() => call(notificationsH, 'GET /notifications', { token: v.token }), (r) => r.body.notifications.length >= 4, 15_000);
+    // v's notifications from u (follow, like, comment, reply) are there before the deletion,
+    // u's post is in v's feed (the follow's backfill) and in y's explore: all of it must go.
+    const fromU = (r: { body: { notifications: { actor: { _id: string } }[] } }) => r.body.notifications.filter((n) => n.actor._id === u.id);
+    const before = await eventually(() => call(notificationsH, 'GET /notifications', { token: v.token }), (r) => fromU(r).length >= 4, 15_000);
+    expect(fromU(before).length).toBeGreaterThanOrEqual(4);
+    const postIds = (r: { body: { posts: { _id: string }[] } }) => r.body.posts.map((p) => p._id);
+    expect(postIds(await eventually(() => call(feedH, 'GET /posts/feed', { token: v.token }), (r) => postIds(r).includes(uPost._id), 15_000))).toContain(uPost._id);
+    expect(postIds(await call(exploreH, 'GET /posts/explore', { token: y.token }))).toContain(uPost._id);
     // A ranking of y's suggestions writes the shared most-followed list (lib/graph/popular.ts),
     // which names u: the account's cleanup takes it out with the rest (itemsNaming below).
     expect((await call(suggestedH, 'GET /users/suggested', { token: y.token })).status).toBe(200);

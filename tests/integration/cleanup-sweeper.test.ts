@@ -63,7 +63,7 @@ describe('cleanup sweeper', () => {
     // The first test finished its job: in this table only these three exist.
     expect(stalled).toEqual([older, newer]);
     expect(ids(await stalledJobs(new Date(Date.now() - STALLED_AFTER_MS), 1))).toEqual([older]);
-    expect(fresh).toBeDefined();
+    expect(stalled).not.toContain(fresh);
     // A sweep runs as of its schedule's time: one scheduled 5 minutes ago finds only the job
     // stalled 30 minutes ago, and one scheduled before any of them none.
     await expect(sweeper({ time: new Date(Date.now() - 5 * 60_000).toISOString() })).rejects.toThrow('Could not restart 1 of 1 stalled cleanup jobs');

@@ -33,7 +33,7 @@ it('the job item of the runbook, put back, fills the followers\' feeds again', a
   await follow(other, author);
   const post = await makePost(author);
   const entries = async () => [await getItem(keys.homeEntry(reader.id, post._id)), await getItem(keys.homeEntry(other.id, post._id))];
-  await eventually(entries, (e) => e.every(Boolean), 15_000);
+  expect((await eventually(entries, (e) => e.every(Boolean), 15_000)).every(Boolean)).toBe(true);
   // The fan-out as if it had been lost: the entries gone.
   await batchWrite([keys.homeEntry(reader.id, post._id), keys.homeEntry(other.id, post._id)].map((Key) => ({ DeleteRequest: { Key } })));
   expect((await entries()).filter(Boolean)).toEqual([]);
@@ -42,5 +42,5 @@ it('the job item of the runbook, put back, fills the followers\' feeds again', a
   await dynamo.send(new PutItemCommand({ TableName: TABLE, Item: item }));
   expect((await eventually(entries, (e) => e.every(Boolean), 15_000)).every(Boolean)).toBe(true);
   // The job ends as any job does: its item is gone.
-  await eventually(() => getItem(keys.job('fanout', `${post._id}#add`)), (v) => v === undefined, 15_000);
+  expect(await eventually(() => getItem(keys.job('fanout', `${post._id}#add`)), (v) => v === undefined, 15_000)).toBeUndefined();
 });

@@ -24,13 +24,14 @@ let audience: string;
 const secure = (value: string) => ({ parameter: { name: NAME, type: 'SecureString' as const, value } });
 const kidOf = (token: string) => decodeProtectedHeader(token).kid;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-/** Polls `check` (the cache interval is 1 s here) until it holds; what it finally saw otherwise. */
+/** Polls `probe` (the cache interval is 1 s here) until it holds; fails, naming what it saw last, after `tries` more probes. */
 async function eventually<T>(probe: () => Promise<T>, holds: (v: T) => boolean, tries = 60): Promise<T> {
   let v = await probe();
   for (let i = 0; i < tries && !holds(v); i++) {
     await sleep(100);
     v = await probe();
   }
+  if (!holds(v)) throw new Error(`not done after ${tries} more tries; last value seen: ${JSON.stringify(v)}`);
   return v;
 }
 const status = async (token: string) => (await call(me, 'GET /users/me', { token })).status;
@@ -125,9 +126,16 @@ it('keeps serving with the keys it has while the parameter is broken or unreacha
   for (const broken of [secure('{"current":"k2","keys":{}}'), { status: 400, type: 'AccessDeniedException', message: 'no ssm:GetParameter' }] as const) {
     const reads = ssm.requests.length;
     ssm.answer(broken);
-    // Requests go on with the cached set until the next read has happened, and after it.
-    await eventually(async () => ssm.requests.length, (n) => n > reads);
+    // Requests go on with the cached set until the next read has happened (a check of a token
+    // is what reads the parameter again, once the cache interval is over), and after it.
+    const seen: number[] = [];
+    const readsAfter = await eventually(async () => {
+      seen.push(await status(u.token));
+      return ssm.requests.length;
+    }, (n) => n > reads);
+    expect(readsAfter).toBeGreaterThan(reads);
     expect(await status(u.token)).toBe(200);
+    expect(new Set(seen)).toEqual(new Set([200]));
   }
   // Repaired, with a new current key: picked up at the next try (after a failed re-read, the
   // cache interval or 30 s, whichever is shorter: 1 s here).

@@ -8,7 +8,9 @@ import { handler as like } from '../../functions/posts/like';
 import { db } from '../../lib/db/client';
 import * as keys from '../../lib/keys';
 import { allFollowing } from '../../lib/posts/explore';
-import { requestsOf } from '../support/db';
+import { getItem, requestsOf } from '../support/db';
+import { handler as deletePost } from '../../functions/posts/delete';
+import { FEED_SHARDS, shardOf } from '../../lib/keys';
 
 async function walk(token: string, limit: number) {
   const ids: string[] = [];
@@ -27,6 +29,23 @@ async function walk(token: string, limit: number) {
   return { ids, totals, pages };
 }
 
+
+/** The 8 shards of the post counter, in shard order. */
+const counterShards = async () => Promise.all(Array.from({ length: FEED_SHARDS }, async (_, s) => Number((await getItem(keys.postCounterShard(s)))?.count ?? 0)));
+
+describe('the post counter behind explore\'s totals', () => {
+  it('a post moves exactly its own shard: one up when created, one down when deleted', async () => {
+    const [author] = await users(1);
+    const before = await counterShards();
+    const post = await makePost(author);
+    const shard = shardOf(post._id, FEED_SHARDS);
+    const created = await counterShards();
+    expect(created).toEqual(before.map((n, s) => (s === shard ? n + 1 : n)));
+    const res = await call(deletePost, 'DELETE /posts/{post_id}', { token: author.token, params: { post_id: post._id } });
+    expect(res.status).toBe(200);
+    expect(await counterShards()).toEqual(before);
+  });
+});
 
 describe('GET /posts/explore', () => {
   it('leaves out the caller, followed authors and both sides of a block; full walk matches totalPosts exactly', async () => {

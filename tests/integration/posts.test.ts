@@ -36,7 +36,6 @@ describe('POST /posts/create', () => {
   it('creates the post, moves the counters and writes the log record', async () => {
     const u = await makeUser();
     const traceId = `t-${u.id}`;
-    const shardBefore = Number((await getItem(keys.postCounterShard(0)))?.count ?? 0);
     const res = await call(create, 'POST /posts/create', {
       token: u.token, headers: { 'X-Trace-Id': traceId },
       body: { image: ['https://cdn.example.test/1.jpg', 'https://cdn.example.test/2.jpg'], caption: '  hello  ' },
@@ -50,7 +49,7 @@ describe('POST /posts/create', () => {
     expect((await getItem(keys.user(u.id)))!.postsCount).toBe(1);
     const item = await getItem(keys.post(post._id));
     expect(item).toMatchObject({ GSI1PK: keys.postsOf(u.id), GSI2PK: keys.feedShard(shardOf(post._id, FEED_SHARDS)) });
-    if (shardOf(post._id, FEED_SHARDS) === 0) expect((await getItem(keys.postCounterShard(0)))!.count).toBeGreaterThan(shardBefore);
+    // The post counter's shard moves too: tests/integration/posts-explore.test.ts (a table of its own, where it is exact).
     const logs = await call(trace, 'GET /logs/trace/{traceId}', { token: u.token, params: { traceId } });
     expect(logs.body.data.logs.map((l: { action: { type: string } }) => l.action.type)).toEqual(['POST_CREATED']);
   });

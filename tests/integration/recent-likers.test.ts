@@ -57,7 +57,7 @@ describe('recent likers beside the post', () => {
     expect((await like(a, p._id)).status).toBe(200);
     expect((await like(b, p._id)).status).toBe(200);
     expect((await getItem(keys.post(p._id)))!.likesV).toBe(2);
-    await eventually(() => current(p._id), Boolean);
+    expect(await eventually(() => current(p._id), Boolean)).toBeTruthy();
     expect(await ids(p._id)).toEqual([b.id, a.id]);
     expect(await stored(p._id)).toMatchObject({ type: 'LIKERS', targetId: p._id, v: 2, likesCount: 2 });
 
@@ -74,7 +74,7 @@ describe('recent likers beside the post', () => {
     expect(likersQueries(feedRecs, p._id)).toEqual([]);
 
     expect((await unlike(b, p._id)).status).toBe(200);
-    await eventually(() => current(p._id), Boolean);
+    expect(await eventually(() => current(p._id), Boolean)).toBeTruthy();
     expect(await ids(p._id)).toEqual([a.id]);
     expect((await stored(p._id))!.v).toBe(3);
   });
@@ -83,10 +83,10 @@ describe('recent likers beside the post', () => {
     const [author, ...fans] = await users(12);
     const p = await makePost(author);
     for (const f of fans) expect((await like(f, p._id)).status).toBe(200);
-    await eventually(() => current(p._id), Boolean);
+    expect(await eventually(() => current(p._id), Boolean)).toBeTruthy();
     expect(await ids(p._id)).toEqual(fans.slice(-10).reverse().map((f) => f.id));
     expect((await unlike(fans[10]!, p._id)).status).toBe(200);
-    await eventually(() => current(p._id), Boolean);
+    expect(await eventually(() => current(p._id), Boolean)).toBeTruthy();
     expect(await ids(p._id)).toEqual(fans.slice(0, 10).reverse().map((f) => f.id));
     // A replay of either change finds the item current and writes nothing.
     expect(await refreshLikers(p._id, [fans[10]!.id])).toBe(false);
@@ -97,7 +97,7 @@ describe('recent likers beside the post', () => {
     const [author, a, viewer] = await users(3);
     const p = await makePost(author);
     expect((await like(a, p._id)).status).toBe(200);
-    await eventually(() => current(p._id), Boolean);
+    expect(await eventually(() => current(p._id), Boolean)).toBeTruthy();
     // An item one version behind, with a like the post never had: the page must not show it.
     const fake = { ...keys.postLikers(p._id), type: 'LIKERS', targetId: p._id, sks: [`2030-01-01T00:00:00.000Z#${viewer.id}`], rev: 'test' };
     let page: Awaited<ReturnType<typeof authorPage>> | undefined;
@@ -121,7 +121,7 @@ describe('recent likers beside the post', () => {
     const [author, a, b] = await users(3);
     const p = await makePost(author);
     for (const u of [a, b]) expect((await like(u, p._id)).status).toBe(200);
-    await eventually(async () => (await ids(p._id))?.length === 2 && current(p._id), Boolean);
+    expect(await eventually(async () => (await ids(p._id))?.length === 2 && current(p._id), Boolean)).toBeTruthy();
     // Current by its version, but without b's like (as a run that read a lagging index would leave it).
     await db.send(new PutCommand({ TableName: TABLE, Item: { ...keys.postLikers(p._id), type: 'LIKERS', targetId: p._id, sks: [await skOf(p._id, a.id)], v: 2, likesCount: 2, rev: 'stale' } }));
     expect(await refreshLikers(p._id)).toBe(false); // the version alone says current
@@ -137,7 +137,7 @@ describe('recent likers beside the post', () => {
     const [author, a] = await users(2);
     const p = await makePost(author);
     expect((await like(a, p._id)).status).toBe(200);
-    await eventually(() => current(p._id), Boolean);
+    expect(await eventually(() => current(p._id), Boolean)).toBeTruthy();
     expect((await call(deleteH, 'DELETE /posts/{post_id}', { token: author.token, params: { post_id: p._id } })).status).toBe(200);
     await cleanUp('post', p._id);
     expect(await stored(p._id)).toBeUndefined();
@@ -160,7 +160,7 @@ describe('recent likers beside a comment', () => {
     const c = created(await comment(author, p._id, 'liked twice'));
     for (const u of [a, b]) expect((await likeComment(u, c._id)).status).toBe(200);
     expect((await getItem(keys.comment(c._id)))!.likesV).toBe(2);
-    await eventually(() => commentCurrent(c._id), Boolean);
+    expect(await eventually(() => commentCurrent(c._id), Boolean)).toBeTruthy();
     expect(((await commentItem(c._id))!.sks as string[]).map(likerOf)).toEqual([b.id, a.id]);
     expect(await commentItem(c._id)).toMatchObject({ type: 'LIKERS', targetId: c._id, v: 2, likesCount: 2 });
 
@@ -185,7 +185,7 @@ describe('recent likers beside a comment', () => {
     const p = await makePost(author);
     const c = created(await comment(author, p._id, 'liked once'));
     expect((await likeComment(a, c._id)).status).toBe(200);
-    await eventually(() => commentCurrent(c._id), Boolean);
+    expect(await eventually(() => commentCurrent(c._id), Boolean)).toBeTruthy();
     expect((await call(deleteH, 'DELETE /posts/{post_id}', { token: author.token, params: { post_id: p._id } })).status).toBe(200);
     await cleanUp('post', p._id);
     expect(await commentItem(c._id)).toBeUndefined();

@@ -48,16 +48,28 @@ export async function startTestStreamFromNow(opts: { invoke?: typeof handler } =
   return stream;
 }
 
-/** Polls `read` until `done` holds for its value, or fails after `timeoutMs` (never a fixed sleep). */
+/**
+ * Polls `read` until `done` holds for its value, and answers that value; throws after
+ * `timeoutMs`, naming the last value seen (never a fixed sleep). A wait is itself an
+ * assertion: a test that only waits still fails when what it waits for never comes.
+ */
 export async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();
     if (done(value)) return value;
-    if (Date.now() > until) return value; // the caller's expect() then shows what was seen
+    if (Date.now() > until) throw new Error(`eventually: not done within ${timeoutMs} ms; last value seen: ${shown(value)}`);
     await new Promise((r) => setTimeout(r, 50));
   }
 }
+
+const shown = (value: unknown) => {
+  try {
+    return JSON.stringify(value)?.slice(0, 2_000) ?? String(value);
+  } catch {
+    return String(value);
+  }
+};
 
 /** A change record of an item as the stream writes it (its key and its image), for delivering by hand; `byTtl`: as DynamoDB's TTL writes a removal. */
 export function changeRecord(eventName: 'INSERT' | 'REMOVE', item: Record<string, unknown>, opts: { byTtl?: boolean } = {}) {
