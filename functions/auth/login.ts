@@ -8,7 +8,7 @@ import * as keys from '../../lib/keys';
 import { DUMMY_HASH, deriveKey, keyMatches, saltOf, verifyPassword } from '../../lib/auth/password';
 import { allSettled } from '../../lib/settle';
 import { issue, newSession, sessionPut, userAgentOf } from '../../lib/auth/sessions';
-import { assertNotLocked, readGuard, recordFailure } from '../../lib/auth/login-guard';
+import { admit, failed, release } from '../../lib/auth/login-guard';
 import { Forbidden, InvalidCredentials } from '../../lib/errors';
 import { getUser, EMBED_LIMIT } from '../../lib/users/repo';
 import { ownEdgesSeen } from '../../lib/graph/hidden';
@@ -49,29 +49,35 @@ export const handler = http({ auth: false, body: loginBody }, async ({ body, tra
   // waiting for the password check would put two more round trips on every login.
   const edgesRead = userId ? ownEdgesSeen(userId, EMBED_LIMIT.single) : Promise.resolve(undefined);
   const check = async () => {
-    const [[user, guard], key] = await allSettled([
-      userId ? allSettled([getUser(userId), readGuard(userId)]) : Promise.resolve([undefined, undefined] as const),
+    // The check is admitted by the login lock beside the reads and the hash (a locked account,
+    // or 10 failed or running checks within 15 minutes: 429), before its verdict is told.
+    const [[user, attempt], key] = await allSettled([
+      userId ? allSettled([getUser(userId), admit(userId)]) : Promise.resolve([undefined, undefined] as const),
       early,
     ]);
-    assertNotLocked(guard);
     // Unknown account or wrong password: the same scrypt work, the same answer. The early key
     // serves only a hash of the salt it was derived with; any other is hashed now.
     const stored = user?.passwordHash ?? DUMMY_HASH;
     const valid = key !== undefined && saltOf(stored) === salt ? keyMatches(key, stored) : await verifyPassword(body.password, stored);
     if (!user || !valid) {
-      if (user) await recordFailure(user.id);
+      if (attempt) await failed(attempt);
       throw new InvalidCredentials();
     }
     // Told only to whoever knows the password (contract section 15: suspended until unsuspended).
-    if (user.suspendedAt) throw new Forbidden('This account is suspended.');
-    return user;
+    if (user.suspendedAt) {
+      await release(attempt!);
+      throw new Forbidden('This account is suspended.');
+    }
+    return { user, attempt: attempt! };
   };
   // Every refusal waits for the edge lists' reads too: nothing of the request runs past its
   // answer. A check that passed found the account, so its edges were read (not undefined).
-  const [user, edges] = await allSettled([check(), edgesRead]);
+  const [{ user, attempt }, edges] = await allSettled([check(), edgesRead]);
   // The new session and the record of the login, in one transaction.
   const session = newSession(user, userAgentOf(headers['user-agent'] ?? event.requestContext?.http?.userAgent));
   await allSettled([
+    // A right password is no failure: its check leaves the login lock's list.
+    release(attempt),
     // A claim without the hash's salt (written before claims kept it, or left behind by a race)
     // takes it now, unless it changed since it was read, so the next login hashes early.
     saltOf(user.passwordHash) === salt ? undefined : saltClaim(claim, user.id, user.passwordHash, { seen: seenSalt }),

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { http } from '../../lib/http';
 import { hashPassword } from '../../lib/auth/password';
-import { confirmPassword, readGuard } from '../../lib/auth/login-guard';
+import { admit, confirmPassword } from '../../lib/auth/login-guard';
 import { endAllSessions, sessionKeys } from '../../lib/auth/sessions';
 import { InvalidCredentials } from '../../lib/errors';
 import { allSettled } from '../../lib/settle';
@@ -19,8 +19,8 @@ export const handler = http({ body: passwordBody }, async ({ body, caller, trace
   // and the change sends no read after its write. A wrong current password (or a locked
   // account) answers once every part is done, and its new hash is thrown away.
   const [user, passwordHash, sessions] = await allSettled([
-    allSettled([caller.user(), readGuard(caller.userId)]).then(async ([user, guard]) => {
-      await confirmPassword(user, body.currentPassword, guard);
+    allSettled([caller.user(), admit(caller.userId)]).then(async ([user, attempt]) => {
+      await confirmPassword(user, body.currentPassword, attempt);
       return user;
     }),
     hashPassword(body.newPassword),

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { http } from '../../lib/http';
-import { confirmPassword, readGuard } from '../../lib/auth/login-guard';
+import { admit, confirmPassword } from '../../lib/auth/login-guard';
+import { allSettled } from '../../lib/settle';
 import { deleteAccount } from '../../lib/account/delete';
 
 export const deleteAccountBody = z.strictObject({
@@ -8,8 +9,10 @@ export const deleteAccountBody = z.strictObject({
 });
 
 export const handler = http({ body: deleteAccountBody }, async ({ body, caller, trace }) => {
-  const [user, guard] = await Promise.all([caller.user(), readGuard(caller.userId)]);
-  await confirmPassword(user, body.password, guard);
+  const [user, attempt] = await allSettled([caller.user(), admit(caller.userId)]);
+  // The check's time is not taken out of the login lock's list: the account's cleanup removes
+  // the list with the rest of its partition.
+  await confirmPassword(user, body.password, attempt, { keep: true });
   await deleteAccount(user, trace, { body });
   return { body: { message: 'Account deleted successfully' } };
 });

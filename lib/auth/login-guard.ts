@@ -3,10 +3,17 @@
 // window fixed at the first failure (which let 9 failures either side of its end through),
 // so the item keeps the times of the account's recent failures. A successful login does not
 // clear them: the contract counts failures, not failures since the last success.
-// Racing failures are all counted: each appends its time atomically (no condition, no
-// retry), and the answer holds every failure committed before it, so the last of ten racing
-// failures sees all ten and sets the lock. The list is trimmed back to the last 10 times
-// when no other failure wrote in between (otherwise a later failure trims it).
+//
+// A check of a password is admitted before its verdict can be told, not counted after it:
+// counting failures once they are known let any number of guesses sent at once be checked
+// (each read the guard before the first failure was written; seen: 20 racing guesses all
+// answered, the right one 200). So every check first appends its time to the list atomically
+// (`admit`, beside the hash), and the answer holds every check committed before it: with 10
+// failed or running checks within 15 minutes before it, it is refused (429) and takes its
+// time out again. A right password takes its time out (`release`), a wrong one leaves it as
+// the failure it is (`failed`), and sets the lock at the tenth. A check that never ends (a
+// function that timed out) counts as a failure: the list errs toward locking. Times that
+// have left the window are trimmed when a failure is counted.
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { db, TABLE } from '../db/client';
@@ -19,10 +26,18 @@ export const WINDOW_MS = 15 * 60_000;
 export const LOCK_MS = 15 * 60_000;
 
 export interface Guard {
-  /** Epoch ms of the latest failures, oldest first, at most MAX_FAILURES. */
+  /** Epoch ms of the account's recent failed checks and of those still running, oldest first. */
   failedAt?: number[];
   lockedUntil?: number;
   version?: number;
+}
+
+/** A check of the account's password that was admitted: its time in the list, and where. */
+export interface Attempt {
+  userId: string;
+  at: number;
+  /** Its index in the list when it was appended (a trim moves it down: `release` looks it up then). */
+  index: number;
 }
 
 export async function readGuard(userId: string): Promise<Guard | undefined> {
@@ -30,41 +45,91 @@ export async function readGuard(userId: string): Promise<Guard | undefined> {
   return res.Item as Guard | undefined;
 }
 
-export function assertNotLocked(guard: Guard | undefined, now = Date.now()): void {
-  if (guard?.lockedUntil && guard.lockedUntil > now) {
-    throw new TooManyAttempts(Math.ceil((guard.lockedUntil - now) / 1000));
-  }
+const recentOf = (guard: Guard | undefined, now: number) =>
+  (Array.isArray(guard?.failedAt) ? guard.failedAt : []).filter((t) => typeof t === 'number' && now - t < WINDOW_MS);
+
+/**
+ * Seconds until a check may run, given the guard as it was before it (0: now). A lock in force
+ * waits for its end; 10 failed or running checks within 15 minutes wait until the oldest of the
+ * newest ten has left the window (sooner when some of them turn out right).
+ */
+export function waitBefore(guard: Guard | undefined, now: number): number {
+  if (guard?.lockedUntil && guard.lockedUntil > now) return Math.ceil((guard.lockedUntil - now) / 1000);
+  const recent = recentOf(guard, now);
+  if (recent.length < MAX_FAILURES) return 0;
+  return Math.max(1, Math.ceil((recent[recent.length - MAX_FAILURES]! + WINDOW_MS - now) / 1000));
 }
 
 /**
- * The guard after one more failure at `now`: locked when it is the tenth within WINDOW_MS.
- * A lock in force stays as it is (a failure racing the one that locked neither ends nor
- * extends it).
+ * The guard after a failure counted at `now` (its time already in the list): the times still
+ * within 15 minutes, and the lock when they are 10 or more. A lock in force stays as it is (a
+ * failure racing the one that locked neither ends nor extends it).
  */
 export function afterFailure(guard: Guard | undefined, now: number): { failedAt: number[]; lockedUntil?: number } {
-  const failedAt = [...(Array.isArray(guard?.failedAt) ? guard.failedAt : []), now]
-    .filter((t) => now - t < WINDOW_MS)
-    .slice(-MAX_FAILURES);
+  const failedAt = recentOf(guard, now);
   const held = guard?.lockedUntil && guard.lockedUntil > now ? guard.lockedUntil : undefined;
   const lockedUntil = held ?? (failedAt.length >= MAX_FAILURES ? now + LOCK_MS : undefined);
   return { failedAt, ...(lockedUntil ? { lockedUntil } : {}) };
 }
 
-/** Counts one failure; locks the account when it is the tenth within 15 minutes. */
-export async function recordFailure(userId: string): Promise<void> {
-  const now = Date.now();
-  const key = keys.loginGuard(userId);
+/**
+ * Admits one check of the account's password, or refuses it with 429 TOO_MANY_ATTEMPTS: its
+ * time is appended (one UpdateItem, no condition), and the answer holds every check committed
+ * before it. Send it beside the hash: only the verdict waits for it.
+ */
+export async function admit(userId: string, now = Date.now()): Promise<Attempt> {
   const res = await db.send(new UpdateCommand({
     TableName: TABLE,
-    Key: key,
+    Key: keys.loginGuard(userId),
     UpdateExpression: 'SET failedAt = list_append(if_not_exists(failedAt, :none), :now), expiresAt = :exp ADD version :one',
     ExpressionAttributeValues: { ':none': [], ':now': [now], ':one': 1, ':exp': expiry(now + Math.max(WINDOW_MS, LOCK_MS)) },
     ReturnValues: 'ALL_NEW',
   }));
-  const seen = res.Attributes as Guard & { failedAt: number[]; version: number };
-  // The answer ends with this failure; everything before it was committed earlier.
-  const next = afterFailure({ ...seen, failedAt: seen.failedAt.slice(0, -1) }, now);
-  if (next.lockedUntil && next.lockedUntil !== seen.lockedUntil) {
+  const seen = res.Attributes as Guard & { failedAt: number[] };
+  const attempt = { userId, at: now, index: seen.failedAt.length - 1 };
+  const wait = waitBefore({ ...seen, failedAt: seen.failedAt.slice(0, -1) }, now);
+  if (wait > 0) {
+    // Refused, not checked: it is no failure.
+    await release(attempt);
+    throw new TooManyAttempts(wait);
+  }
+  return attempt;
+}
+
+/**
+ * Takes an admitted check's time out of the list (a right password, or a refusal). At its index
+ * if it is still there (a condition says so), else wherever a trim moved it; gone already
+ * (trimmed out of the window): nothing to do.
+ */
+export async function release(attempt: Attempt): Promise<void> {
+  const key = keys.loginGuard(attempt.userId);
+  let index = attempt.index;
+  for (let tries = 0; tries < 5; tries++) {
+    try {
+      await db.send(new UpdateCommand({
+        TableName: TABLE,
+        Key: key,
+        UpdateExpression: `REMOVE failedAt[${index}] ADD version :one`,
+        ConditionExpression: `failedAt[${index}] = :at`,
+        ExpressionAttributeValues: { ':at': attempt.at, ':one': 1 },
+      }));
+      return;
+    } catch (err) {
+      if (!(err instanceof ConditionalCheckFailedException)) throw err;
+    }
+    const now = await readGuard(attempt.userId);
+    index = Array.isArray(now?.failedAt) ? now.failedAt.indexOf(attempt.at) : -1;
+    if (index < 0) return;
+  }
+  // Moved by a trim at every try: left to count as a failure (the list errs toward locking).
+}
+
+/** Counts an admitted check as the failure it was; locks the account at the tenth within 15 minutes. */
+export async function failed(attempt: Attempt, now = Date.now()): Promise<void> {
+  const key = keys.loginGuard(attempt.userId);
+  const seen = await readGuard(attempt.userId);
+  const next = afterFailure(seen, now);
+  if (next.lockedUntil && next.lockedUntil !== seen?.lockedUntil) {
     await conditional(new UpdateCommand({
       TableName: TABLE,
       Key: key,
@@ -74,13 +139,14 @@ export async function recordFailure(userId: string): Promise<void> {
       ExpressionAttributeValues: { ':until': next.lockedUntil, ':now': now, ':exp': expiry(next.lockedUntil) },
     }));
   }
-  if (seen.failedAt.length > MAX_FAILURES) {
+  if (seen?.failedAt && next.failedAt.length < seen.failedAt.length) {
+    // Times that left the window go, unless the list moved since it was read.
     await conditional(new UpdateCommand({
       TableName: TABLE,
       Key: key,
-      UpdateExpression: 'SET failedAt = :kept',
+      UpdateExpression: 'SET failedAt = :kept ADD version :one',
       ConditionExpression: 'version = :v',
-      ExpressionAttributeValues: { ':kept': next.failedAt, ':v': seen.version },
+      ExpressionAttributeValues: { ':kept': next.failedAt, ':v': seen.version ?? 0, ':one': 1 },
     }));
   }
 }
@@ -98,13 +164,16 @@ async function conditional(command: UpdateCommand): Promise<void> {
 
 /**
  * The caller's own password, asked again before a change that needs it (a password change, the
- * deletion of the account): exactly a login's checks, the lock first, then one scrypt, a wrong
- * password counted toward the lock (contract section 13), else a 401 INVALID_CREDENTIALS.
- * `guard` is the caller's guard, read beside the caller's user item.
+ * deletion of the account): exactly a login's checks, admitted first (`admit`, sent beside the
+ * caller's read), then one scrypt; a wrong password counted toward the lock (contract section
+ * 13) and a 401 INVALID_CREDENTIALS. A right one takes its time out of the list, unless
+ * `keep` (an account about to be deleted, whose list goes with it).
  */
-export async function confirmPassword(user: { id: string; passwordHash: string }, password: string, guard: Guard | undefined): Promise<void> {
-  assertNotLocked(guard);
-  if (await verifyPassword(password, user.passwordHash)) return;
-  await recordFailure(user.id);
+export async function confirmPassword(user: { id: string; passwordHash: string }, password: string, attempt: Attempt, opts: { keep?: boolean } = {}): Promise<void> {
+  if (await verifyPassword(password, user.passwordHash)) {
+    if (!opts.keep) await release(attempt);
+    return;
+  }
+  await failed(attempt);
   throw new InvalidCredentials();
 }

@@ -4,7 +4,11 @@ import { getItem } from '../support/db';
 import { handler as register } from '../../functions/auth/register';
 import { handler as login } from '../../functions/auth/login';
 import { handler as me } from '../../functions/users/me';
+import { handler as changePassword } from '../../functions/auth/password';
+import { handler as deleteMe } from '../../functions/users/delete';
 import * as keys from '../../lib/keys';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { db, TABLE } from '../../lib/db/client';
 
 describe('POST /auth/register', () => {
   it('creates the account and answers a working token and the own user object', async () => {
@@ -114,18 +118,66 @@ describe('POST /auth/login', () => {
     expect(retry).toBeLessThanOrEqual(900);
   });
 
-  it('counts every one of 12 racing failures: the account is locked, the kept times trimmed to 10', async () => {
+  it('checks at most 10 of 12 racing guesses: the rest are 429 before any verdict, and the account is locked', async () => {
     const u = await makeUser();
     const wrong = await Promise.all(Array.from({ length: 12 }, () => call(login, 'POST /auth/login', { body: { identifier: u.username, password: 'wrong-password' } })));
-    // A request that read the guard after the lock is a 429 and not counted; every 401 is counted.
     const failed = wrong.filter((r) => r.status === 401).length;
     expect(wrong.every((r) => r.status === 401 || r.status === 429)).toBe(true);
-    expect(failed).toBeGreaterThanOrEqual(10);
+    // Each check is admitted before its verdict: never more than 10 within 15 minutes.
+    expect(failed).toBe(10);
+    for (const r of wrong.filter((x) => x.status === 429)) expect(r.body.code).toBe('TOO_MANY_ATTEMPTS');
     const locked = await call(login, 'POST /auth/login', { body: { identifier: u.username, password: u.password } });
     expect(locked.status).toBe(429);
+    // The ten failures are kept; the refused checks took their times out again.
     const guard = await getItem(keys.loginGuard(u.id));
     expect(guard!.failedAt).toHaveLength(10);
-    expect(guard!.version).toBe(failed);
+    expect(guard!.lockedUntil).toBeGreaterThan(Date.now());
+  });
+
+  it('of 20 racing guesses at most 10 wrong ones are answered; the right password sent after them is 429', async () => {
+    const u = await makeUser();
+    const attempt = (password: string) => call(login, 'POST /auth/login', { body: { identifier: u.username, password } });
+    const burst = await Promise.all([...Array.from({ length: 19 }, () => attempt('wrong-password')), attempt(u.password)]);
+    // At most 10 wrong guesses are answered; a right one, once answered, frees its place.
+    const failures = burst.filter((r) => r.status === 401).length;
+    const told = failures + burst.filter((r) => r.status === 200).length;
+    expect(failures).toBeLessThanOrEqual(10);
+    expect(told).toBeLessThanOrEqual(11);
+    expect(burst.filter((r) => r.status === 429).length).toBe(20 - told);
+    // Every 401 is counted, the success is not.
+    expect((await getItem(keys.loginGuard(u.id)))!.failedAt).toHaveLength(failures);
+    // 19 more wrong guesses at once, then the right password while they run: never a 200.
+    const more = Array.from({ length: 19 }, () => attempt('wrong-password'));
+    await new Promise((r) => setTimeout(r, 150));
+    const right = await attempt(u.password);
+    await Promise.all(more);
+    expect(right.status).toBe(429);
+    expect(right.body.code).toBe('TOO_MANY_ATTEMPTS');
+  });
+
+  it('a right password leaves no time in the list, a suspended account\'s too; a wrong one leaves its own', async () => {
+    const u = await makeUser();
+    const attempt = (password: string) => call(login, 'POST /auth/login', { body: { identifier: u.username, password } });
+    expect((await attempt(u.password)).status).toBe(200);
+    expect((await getItem(keys.loginGuard(u.id)))!.failedAt).toEqual([]);
+    expect((await attempt('wrong-password')).status).toBe(401);
+    expect((await getItem(keys.loginGuard(u.id)))!.failedAt).toHaveLength(1);
+    await db.send(new UpdateCommand({ TableName: TABLE, Key: keys.user(u.id), UpdateExpression: 'SET suspendedAt = :t', ExpressionAttributeValues: { ':t': new Date().toISOString() } }));
+    for (let i = 0; i < 3; i++) expect((await attempt(u.password)).status).toBe(403);
+    expect((await getItem(keys.loginGuard(u.id)))!.failedAt).toHaveLength(1);
+  });
+
+  it('checks at most 10 racing current passwords of a password change or an account deletion, as a login\'s', async () => {
+    for (const send of [
+      (u: Awaited<ReturnType<typeof makeUser>>) => call(changePassword, 'POST /auth/password', { token: u.token, body: { currentPassword: 'wrong-password', newPassword: 'a new password 1' } }),
+      (u: Awaited<ReturnType<typeof makeUser>>) => call(deleteMe, 'DELETE /users/me', { token: u.token, body: { password: 'wrong-password' } }),
+    ]) {
+      const u = await makeUser();
+      const answers = await Promise.all(Array.from({ length: 12 }, () => send(u)));
+      expect(answers.map((r) => r.status).sort()).toEqual([...Array(10).fill(401), 429, 429]);
+      expect((await getItem(keys.loginGuard(u.id)))!.failedAt).toHaveLength(10);
+      expect((await call(login, 'POST /auth/login', { body: { identifier: u.username, password: u.password } })).status).toBe(429);
+    }
   });
 
   it('counts failures across a successful login: 9, a success, 1 more lock the account', async () => {

@@ -1,8 +1,8 @@
-import { afterFailure, LOCK_MS, MAX_FAILURES, WINDOW_MS, type Guard } from '../../lib/auth/login-guard';
+import { afterFailure, LOCK_MS, MAX_FAILURES, WINDOW_MS, waitBefore, type Guard } from '../../lib/auth/login-guard';
 
 const MIN = 60_000;
-/** The guard after failures at the given minutes. */
-const failures = (minutes: number[]): Guard => minutes.reduce<Guard>((g, m) => afterFailure(g, m * MIN), {});
+/** The guard after failures at the given minutes (each time appended, then counted, as `failed` does). */
+const failures = (minutes: number[]): Guard => minutes.reduce<Guard>((g, m) => afterFailure({ ...g, failedAt: [...(g.failedAt ?? []), m * MIN] }, m * MIN), {});
 
 describe('login guard: 10 failures within any 15 minutes lock for 15 minutes', () => {
   it('locks at the tenth failure within 15 minutes, from that failure', () => {
@@ -17,24 +17,45 @@ describe('login guard: 10 failures within any 15 minutes lock for 15 minutes', (
     expect(g.lockedUntil).toBe(15.2 * MIN + LOCK_MS);
   });
 
-  it('forgets failures older than 15 minutes and keeps at most 10 times', () => {
+  it('forgets failures older than 15 minutes', () => {
     const g = failures([0, 1, 2, 3, 4, 5, 6, 7, 8, 15, 16]);
     expect(g.failedAt).toEqual([2, 3, 4, 5, 6, 7, 8, 15, 16].map((m) => m * MIN)); // 15 minutes old is no longer within them
     expect(g.lockedUntil).toBeUndefined();
-    const many = failures(Array.from({ length: 30 }, (_, i) => 100 + i * 0.1));
-    expect(many.failedAt).toHaveLength(MAX_FAILURES);
-    expect(afterFailure(many, 200 * MIN).failedAt).toEqual([200 * MIN]);
+    expect(afterFailure({ failedAt: [100 * MIN, 101 * MIN, 200 * MIN] }, 200 * MIN).failedAt).toEqual([200 * MIN]);
     expect(WINDOW_MS).toBe(15 * MIN);
   });
 
   it('neither ends nor extends a lock in force', () => {
     const locked = failures([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
-    expect(afterFailure(locked, 10 * MIN).lockedUntil).toBe(locked.lockedUntil);
+    expect(afterFailure({ ...locked, failedAt: [...locked.failedAt!, 10 * MIN] }, 10 * MIN).lockedUntil).toBe(locked.lockedUntil);
     // After it, failures count afresh from those still within 15 minutes.
-    expect(afterFailure(locked, 30 * MIN).lockedUntil).toBeUndefined();
+    expect(afterFailure({ ...locked, failedAt: [...locked.failedAt!, 30 * MIN] }, 30 * MIN).lockedUntil).toBeUndefined();
   });
 
   it('reads a guard of the earlier shape (no failedAt) as no failures', () => {
-    expect(afterFailure({ windowStart: 0, failures: 9 } as unknown as Guard, MIN)).toEqual({ failedAt: [MIN] });
+    expect(afterFailure({ windowStart: 0, failures: 9 } as unknown as Guard, MIN)).toEqual({ failedAt: [] });
+    expect(waitBefore({ windowStart: 0, failures: 9 } as unknown as Guard, MIN)).toBe(0);
+  });
+});
+
+describe('login guard: a check is admitted before its verdict', () => {
+  it('admits while fewer than 10 failed or running checks are within 15 minutes', () => {
+    expect(waitBefore(undefined, 0)).toBe(0);
+    const nine = Array.from({ length: MAX_FAILURES - 1 }, (_, i) => i * MIN);
+    expect(waitBefore({ failedAt: nine }, 10 * MIN)).toBe(0);
+  });
+
+  it('refuses the eleventh until the oldest of the newest ten leaves the window', () => {
+    const ten = Array.from({ length: MAX_FAILURES }, (_, i) => i * MIN);
+    // At minute 10 the oldest (minute 0) leaves the window at minute 15: 5 minutes to wait.
+    expect(waitBefore({ failedAt: ten }, 10 * MIN)).toBe(5 * 60);
+    expect(waitBefore({ failedAt: ten }, 15 * MIN)).toBe(0); // minute 0 has left: 9 remain
+    // Ten checks sent at the same moment, none ended yet: the next waits the whole window.
+    expect(waitBefore({ failedAt: Array.from({ length: 10 }, () => 7 * MIN) }, 7 * MIN)).toBe(15 * 60);
+  });
+
+  it('refuses during a lock until its end, however few times the list holds', () => {
+    expect(waitBefore({ failedAt: [], lockedUntil: 20 * MIN }, 10 * MIN)).toBe(10 * 60);
+    expect(waitBefore({ failedAt: [], lockedUntil: 20 * MIN }, 20 * MIN)).toBe(0);
   });
 });
