@@ -61,6 +61,11 @@ if (!user) {
   process.stderr.write(`No user @${username} in ${deployed ? `table ${table}` : 'the local stack'}.\n`);
   process.exit(1);
 }
+if (user.suspendedAt || user.deletedAt) {
+  // Its token would be refused (401) on every request: say so instead.
+  process.stderr.write(`@${username} is ${user.deletedAt ? 'deleted' : 'suspended'}: no token.\n`);
+  process.exit(1);
+}
 const nowMs = Date.now();
 // One clock reading for iat, exp and the session's expiry: exp - iat is exactly the lifetime.
 const iat = Math.floor(nowMs / 1000);

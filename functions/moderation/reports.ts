@@ -1,7 +1,8 @@
 import * as z from 'zod/mini';
 import { http } from '../../lib/http';
+import { requireScope } from '../../lib/http/scope';
 import { intParam, listCursor } from '../../lib/fields';
-import { STATUSES, assertModerator, reportPage, toReport } from '../../lib/reports/reports';
+import { MODERATE, STATUSES, reportPage, toReport } from '../../lib/reports/reports';
 import { targetViews } from '../../lib/reports/targets';
 
 export const query = z.strictObject({
@@ -10,8 +11,7 @@ export const query = z.strictObject({
   cursor: z.optional(listCursor()),
 });
 
-export const handler = http({ query, scrubHidden: false }, async ({ query, caller }) => {
-  assertModerator(caller.scopes);
+export const handler = http({ query, scope: requireScope(MODERATE), scrubHidden: false }, async ({ query }) => {
   const page = await reportPage(query.status, query.limit, query.cursor);
   const targets = await targetViews(page.items);
   return {

@@ -1,10 +1,11 @@
 import * as z from 'zod/mini';
 import { http } from '../../lib/http';
+import { requireScope } from '../../lib/http/scope';
 import { id, text } from '../../lib/fields';
 import { transact } from '../../lib/db/transact';
 import { logItem } from '../../lib/audit/records';
 import { SelfAction, ValidationError } from '../../lib/errors';
-import { ACTIONS, OwnerUnknown, assertModerator, openReportOf, ownerIdOf, resolution, resolved, toReport } from '../../lib/reports/reports';
+import { ACTIONS, MODERATE, OwnerUnknown, openReportOf, ownerIdOf, resolution, resolved, toReport } from '../../lib/reports/reports';
 import { ownerOf, targetRecord } from '../../lib/reports/targets';
 import { deletePost } from '../../lib/posts/write';
 import { deleteComment } from '../../lib/comments/delete';
@@ -18,8 +19,7 @@ export const body = z.strictObject({
   note: z.optional(text(0, 500)),
 });
 
-export const handler = http({ params, body }, async ({ params, body, caller, trace }) => {
-  assertModerator(caller.scopes);
+export const handler = http({ params, body, scope: requireScope(MODERATE) }, async ({ params, body, caller, trace }) => {
   const [, report] = await Promise.all([caller.user(), openReportOf(params.report_id)]);
   if (body.action === 'remove' && report.targetType === 'user') {
     throw new ValidationError([{ path: 'action', message: 'remove applies to posts and comments; suspend an account' }]);

@@ -199,9 +199,12 @@ const readUser = async (userId: string) =>
  * GetItem of the user item; else a 401. Every authenticated request calls it (lib/http/auth.ts).
  */
 export async function sessionUser(token: Pick<TokenClaims, 'userId' | 'sessionId' | 'epoch' | 'issuedAt'>): Promise<UserItem> {
-  if (!isId(token.userId)) throw new Unauthorized('The account of this token no longer exists.');
+  const closed = () => new Unauthorized('This account no longer exists or is suspended.');
+  if (!isId(token.userId)) throw closed();
   const user = await readUser(token.userId.toUpperCase());
-  if (!user || user.deletedAt) throw new Unauthorized('The account of this token no longer exists.');
+  // A suspension ends every session at once (its epoch moves); a session begun since by other
+  // means than a login (which a suspended account cannot: 403) is refused all the same.
+  if (!user || user.deletedAt || user.suspendedAt) throw closed();
   if (!tokenLive(user, token)) throw new Unauthorized('The session of this token has ended. Log in again.');
   return user;
 }

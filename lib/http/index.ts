@@ -2,7 +2,9 @@
 // Gateway HTTP API (payload v2) whose fn only ever sees validated input and, on
 // authenticated routes, a verified caller. Order of the stack:
 //   header names lower-cased -> trace context (+ CORS headers) -> body guard + JSON parser -> validation
-//   -> authentication -> handler; the error envelope answers every failure.
+//   -> authentication -> handler; the error envelope answers every failure. A route that needs a
+//   scope (RouteSpec.scope) checks the token and its scope first: without it, every request is
+//   403, whatever it carries.
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type * as z from 'zod/mini';
@@ -39,6 +41,13 @@ export interface RouteSpec<P extends z.ZodMiniType, Q extends z.ZodMiniType, B e
   scrubHidden?: boolean;
   /** The $default route: whatever the request carries, the answer is its 404 (no body parsing, no validation). */
   catchAll?: boolean;
+  /**
+   * A scope the token must carry (the moderation routes: `requireScope('moderate')` of
+   * ./scope). Checked with the token, before the request is parsed or validated: to anyone
+   * without it the route answers 403 only. A middleware rather than a name, so that only the
+   * functions that need it bundle it (every byte of this file is in every function).
+   */
+  scope?: Middleware;
 }
 
 /**
@@ -94,12 +103,14 @@ export function http<P extends z.ZodMiniType, Q extends z.ZodMiniType, B extends
     return toResponse(reply);
   };
 
+  const auth = authentication(needsAuth, scrubs);
   const handler = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, Context>(core)
     .use(headerNames())
     .use(traceContext())
     .use(requestLog())
+    .use(spec.scope ? [auth, spec.scope] : [])
     .use(spec.catchAll ? [] : [bodyParser(), validation(spec)])
-    .use(authentication(needsAuth, scrubs))
+    .use(spec.scope ? [] : auth)
     .use(errorEnvelope());
   // Each invocation logs under its own trace id, even when invocations interleave (lib/log.ts).
   const scoped = (event: APIGatewayProxyEventV2, context: Context) => withLogScope(() => handler(event, context));

@@ -13,7 +13,7 @@ import { newId } from '../ids';
 import { logItem, recordNoChange } from '../audit/records';
 import { diffState } from '../audit/diff';
 import type { TraceContext } from '../audit/context';
-import { ApiError, Forbidden, NotFound } from '../errors';
+import { ApiError, NotFound } from '../errors';
 import { decodeCursor, encodeCursor } from '../graph/cursor';
 
 export const TARGET_TYPES = ['post', 'comment', 'user'] as const;
@@ -71,14 +71,10 @@ export function toReport(r: ReportItem): Report {
   };
 }
 
-/** A resolved report is resolved for good. */
+/** The scope the moderation routes need (their RouteSpec's `scope`: 403 without it). */
 export const MODERATE = 'moderate';
 
-/** The moderation routes need the scope `moderate` (403 without it). */
-export function assertModerator(scopes: Set<string>): void {
-  if (!scopes.has(MODERATE)) throw new Forbidden('This needs a moderator token (scope "moderate").');
-}
-
+/** A resolved report is resolved for good. */
 export class ReportResolved extends ApiError {
   constructor() { super(409, 'REPORT_RESOLVED', 'This report is already resolved.'); }
 }

@@ -25,7 +25,8 @@ import { handler as profile } from '../../functions/users/profile';
 import { handler as me } from '../../functions/users/me';
 import { handler as blockedH } from '../../functions/users/blocked';
 import { handler as deletePostH } from '../../functions/posts/delete';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { issue, newSession } from '../../lib/auth/sessions';
 import { db, TABLE } from '../../lib/db/client';
 import { handler as loginH } from '../../functions/auth/login';
 import { handler as editProfileH } from '../../functions/users/edit';
@@ -84,6 +85,26 @@ describe('reports', () => {
     expect((await queue(a.token)).status).toBe(403);
     expect((await queue(a.token)).body.code).toBe('FORBIDDEN');
     expect((await call(unsuspendH, 'POST /moderation/users/{user_id}/unsuspend', { token: a.token, params: { user_id: author.id } })).status).toBe(403);
+  });
+
+  it('without the scope, a moderation route is 403 whatever the request carries: the token and its scope come before the input', async () => {
+    const [a, mod] = await users(2);
+    const token = await moderatorToken(mod);
+    const malformed = [
+      (t?: string) => call(queueH, 'GET /moderation/reports', { token: t, query: { limit: '0' } }),
+      (t?: string) => call(resolveH, 'POST /moderation/reports/{report_id}/resolve', { token: t, params: { report_id: 'notanid' }, body: {} }),
+      (t?: string) => call(resolveH, 'POST /moderation/reports/{report_id}/resolve', { token: t, params: { report_id: '01ARZ3NDEKTSV4RRFFQ69G5FAV' }, body: { action: 'dismiss', x: 1 } }),
+      (t?: string) => call(unsuspendH, 'POST /moderation/users/{user_id}/unsuspend', { token: t, params: { user_id: a.id }, rawBody: '[]', headers: { 'content-type': 'application/json' } }),
+    ];
+    for (const send of malformed) {
+      const plain = await send(a.token);
+      expect({ status: plain.status, code: plain.body.code }).toEqual({ status: 403, code: 'FORBIDDEN' });
+      const none = await send(undefined);
+      expect({ status: none.status, code: none.body.code }).toEqual({ status: 401, code: 'UNAUTHORIZED' });
+      // A moderator's malformed request is told what is wrong with it.
+      const moderator = await send(token);
+      expect({ status: moderator.status, code: moderator.body.code }).toEqual({ status: 400, code: 'VALIDATION_ERROR' });
+    }
   });
 
   it('the queue is oldest first, paged by cursor', async () => {
@@ -154,6 +175,14 @@ describe('reports', () => {
     expect((await call(me, 'GET /users/me', { token: author.token })).status).toBe(401);
     const login = await call(loginH, 'POST /auth/login', { body: { identifier: author.username, password: author.password } });
     expect(login.status).toBe(403);
+    // A session begun since by other means than a login (as the local token script could) is
+    // refused too: the suspension is checked on every request, not only at the login.
+    const { item: fresh, refreshToken } = newSession((await getItem(keys.user(author.id))) as { id: string; sessionEpoch?: number }, 'test');
+    await db.send(new PutCommand({ TableName: TABLE, Item: fresh }));
+    const { token: freshToken } = await issue(fresh, refreshToken);
+    const refused = await call(me, 'GET /users/me', { token: freshToken });
+    expect({ status: refused.status, message: refused.body.message }).toEqual({ status: 401, message: 'This account no longer exists or is suspended.' });
+    expect((await call(likeH, 'POST /posts/like/{post_id}', { token: freshToken, params: { post_id: other._id } })).status).toBe(401);
     const visible = async () => ({
       post: (await call(getPost, 'GET /posts/{post_id}', { token: third.token, params: { post_id: post._id } })).status,
       profile: (await call(profile, 'GET /users/{identifier}', { token: third.token, params: { identifier: author.username } })).status,

@@ -176,7 +176,7 @@ describe.each(rows())('%s', (_key, route) => {
     await fc.assert(fc.asyncProperty(requests(route, op, base), async (req) => {
       const docValid = verdict(params, bodySchema, req);
       const res = await call(route.handler, route.key, {
-        params: req.params, query: req.query, headers: req.headers, token: ctx.me.token,
+        params: req.params, query: req.query, headers: req.headers, token: base.token ?? ctx.me.token,
         ...(req.hasBody ? { rawBody: JSON.stringify(req.body), headers: { ...req.headers, 'content-type': 'application/json' } } : {}),
       });
       const refusedAsInvalid = res.status === 400 && res.body?.code === 'VALIDATION_ERROR';

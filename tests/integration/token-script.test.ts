@@ -5,6 +5,8 @@ import { promisify } from 'node:util';
 import { resolve } from 'node:path';
 import { decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose';
 import { getItem } from '../support/db';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { db, TABLE } from '../../lib/db/client';
 import * as keys from '../../lib/keys';
 import { call } from '../support/invoke';
 import { makeUser } from '../support/factories';
@@ -25,6 +27,12 @@ it('mints a token with a real session, the scope as given and the asked lifetime
   expect((await call(me, 'GET /users/me', { token: t })).status).toBe(200);
   const listed = await call(sessions, 'GET /auth/sessions', { token: t });
   expect(listed.body.sessions.find((s: { current: boolean }) => s.current)).toMatchObject({ _id: claims.sid, userAgent: 'npm run token' });
+});
+
+it('mints none for a suspended account (exit 1, saying so): its token would be refused on every request', async () => {
+  const u = await makeUser();
+  await db.send(new UpdateCommand({ TableName: TABLE, Key: keys.user(u.id), UpdateExpression: 'SET suspendedAt = :t', ExpressionAttributeValues: { ':t': new Date().toISOString() } }));
+  await expect(token(u.username)).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining(`@${u.username} is suspended`) });
 });
 
 it('lasts TOKEN_TTL_SECONDS (15 minutes) by default', async () => {
