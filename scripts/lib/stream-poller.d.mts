@@ -30,5 +30,5 @@ export function startStreamPoller(opts: PollerOptions): StreamPoller;
 export function matchesPattern(value: unknown, pattern: unknown): boolean;
 export function passesFilters(record: unknown, patterns: unknown[]): boolean;
 export function consumerMapping(root: string): { functionName: string; batchSize: number; maxRetries: number; bisectOnError: boolean; filterPatterns: Record<string, unknown>[] };
-/** A GetRecords unanswered this long is dropped and asked again from the checkpoint. */
+/** A GetRecords unanswered this long, or whose answer is silent this long, is dropped and asked again from the checkpoint. */
 export const GET_RECORDS_TIMEOUT_MS: number;

@@ -75,7 +75,10 @@ export function startStreamPoller({
     // runs: "GetRecords took 60032 ms"), which held every change of that shard as long. A read
     // that waits this long is dropped (throwOnRequestTimeout: without it the SDK only warns)
     // and asked again from the checkpoint, at least once as always: the shard goes on seconds later.
-    requestHandler: { requestTimeout: GET_RECORDS_TIMEOUT_MS, throwOnRequestTimeout: true },
+    // The request timeout ends when the answer's headers arrive; an answer whose body then
+    // stalls (seen in a CI run after the timeout was set: "GetRecords took 60018 ms (1
+    // records)") is dropped by the socket's inactivity timeout, the same 5 s.
+    requestHandler: { requestTimeout: GET_RECORDS_TIMEOUT_MS, throwOnRequestTimeout: true, socketTimeout: GET_RECORDS_TIMEOUT_MS },
   });
   let stopped = false;
   let streamArn;

@@ -168,6 +168,37 @@ it('a GetRecords left unanswered is dropped after GET_RECORDS_TIMEOUT_MS and ask
   }
 }, 60_000);
 
+it('a GetRecords whose answer stalls after its headers is dropped after GET_RECORDS_TIMEOUT_MS of silence and asked again: nothing lost', async () => {
+  // The first GetRecords gets the head of an answer and the start of its body, then nothing.
+  let held = 0;
+  const proxy = await dynamoProxy((res) => {
+    if (held > 0) return false;
+    held++;
+    res.writeHead(200, { 'content-type': 'application/x-amz-json-1.0' });
+    res.write('{"Records":[');
+    return true;
+  });
+  const tag = `stall-body-${Date.now()}`;
+  const delivered: string[] = [];
+  const poller = startStreamPoller({
+    ...base,
+    endpoint: proxy.endpoint,
+    invoke: async (event) => {
+      for (const r of (event as Event).Records) if (pkOf(r).startsWith(tag)) delivered.push(pkOf(r));
+      return { batchItemFailures: [] };
+    },
+  });
+  try {
+    await put(`${tag}#a`);
+    await eventually(async () => delivered, (d) => d.includes(`${tag}#a`), GET_RECORDS_TIMEOUT_MS + 10_000);
+    expect(held).toBe(1);
+    expect(delivered).toEqual([`${tag}#a`]);
+  } finally {
+    await poller.stop();
+    proxy.close();
+  }
+}, 60_000);
+
 it('started at LATEST, ready() resolves once every shard is read: a change written right after is delivered, one written before is not', async () => {
   const tag = `latest-${Date.now()}`;
   await put(`${tag}#before`);
