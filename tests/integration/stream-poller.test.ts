@@ -135,22 +135,25 @@ async function dynamoProxy(getRecords: (res: Answer) => boolean): Promise<{ endp
   };
 }
 
-it('a GetRecords left unanswered is dropped after GET_RECORDS_TIMEOUT_MS and asked again: the shard goes on, nothing lost', async () => {
-  // A proxy in front of DynamoDB Local that never answers the first GetRecords (what DynamoDB
-  // Local now and then does for a minute), and passes everything else through.
+/**
+ * A change written through a poller whose first GetRecords `stall` answers itself (or never):
+ * what it delivered of the change, once delivered or GET_RECORDS_TIMEOUT_MS and 10 s later,
+ * and how many reads it held. The poller reads from the shard's start, as the consumer's mapping
+ * reads it (TRIM_HORIZON): the read asked again after a drop starts where the held one did.
+ */
+async function deliveredPastAStall(name: string, stall: (res: Answer) => void): Promise<{ delivered: string[]; held: number; tag: string }> {
   let held = 0;
-  const proxy = await dynamoProxy(() => {
+  const proxy = await dynamoProxy((res) => {
     if (held > 0) return false;
     held++;
-    return true; // no answer, ever
+    stall(res);
+    return true;
   });
-  const tag = `stall-${Date.now()}`;
+  const tag = `${name}-${Date.now()}`;
   const delivered: string[] = [];
   const poller = startStreamPoller({
     ...base,
     endpoint: proxy.endpoint,
-    // From the shard's start, as the consumer's mapping reads it (TRIM_HORIZON): the read
-    // asked again after the drop starts where the held one did.
     invoke: async (event) => {
       for (const r of (event as Event).Records) if (pkOf(r).startsWith(tag)) delivered.push(pkOf(r));
       return { batchItemFailures: [] };
@@ -160,43 +163,28 @@ it('a GetRecords left unanswered is dropped after GET_RECORDS_TIMEOUT_MS and ask
     await put(`${tag}#a`);
     // Within the timeout and a few polls, not the minute DynamoDB Local can keep a read waiting.
     await eventually(async () => delivered, (d) => d.includes(`${tag}#a`), GET_RECORDS_TIMEOUT_MS + 10_000);
-    expect(held).toBe(1);
-    expect(delivered).toEqual([`${tag}#a`]);
+    return { delivered, held, tag };
   } finally {
     await poller.stop();
     proxy.close();
   }
+}
+
+it('a GetRecords left unanswered is dropped after GET_RECORDS_TIMEOUT_MS and asked again: the shard goes on, nothing lost', async () => {
+  // No answer, ever (what DynamoDB Local now and then does for a minute).
+  const { delivered, held, tag } = await deliveredPastAStall('stall', () => undefined);
+  expect(held).toBe(1);
+  expect(delivered).toEqual([`${tag}#a`]);
 }, 60_000);
 
 it('a GetRecords whose answer stalls after its headers is dropped after GET_RECORDS_TIMEOUT_MS of silence and asked again: nothing lost', async () => {
-  // The first GetRecords gets the head of an answer and the start of its body, then nothing.
-  let held = 0;
-  const proxy = await dynamoProxy((res) => {
-    if (held > 0) return false;
-    held++;
+  // The head of an answer and the start of its body, then nothing.
+  const { delivered, held, tag } = await deliveredPastAStall('stall-body', (res) => {
     res.writeHead(200, { 'content-type': 'application/x-amz-json-1.0' });
     res.write('{"Records":[');
-    return true;
   });
-  const tag = `stall-body-${Date.now()}`;
-  const delivered: string[] = [];
-  const poller = startStreamPoller({
-    ...base,
-    endpoint: proxy.endpoint,
-    invoke: async (event) => {
-      for (const r of (event as Event).Records) if (pkOf(r).startsWith(tag)) delivered.push(pkOf(r));
-      return { batchItemFailures: [] };
-    },
-  });
-  try {
-    await put(`${tag}#a`);
-    await eventually(async () => delivered, (d) => d.includes(`${tag}#a`), GET_RECORDS_TIMEOUT_MS + 10_000);
-    expect(held).toBe(1);
-    expect(delivered).toEqual([`${tag}#a`]);
-  } finally {
-    await poller.stop();
-    proxy.close();
-  }
+  expect(held).toBe(1);
+  expect(delivered).toEqual([`${tag}#a`]);
 }, 60_000);
 
 it('started at LATEST, ready() resolves once every shard is read: a change written right after is delivered, one written before is not', async () => {
