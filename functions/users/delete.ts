@@ -9,10 +9,16 @@ export const deleteAccountBody = z.strictObject({
 });
 
 export const handler = http({ body: deleteAccountBody }, async ({ body, caller, trace }) => {
-  const [user, attempt] = await allSettled([caller.user(), admit(caller.userId)]);
-  // The check's time is not taken out of the login lock's list: the account's cleanup removes
-  // the list with the rest of its partition.
-  await confirmPassword(user, body.password, attempt, { keep: true });
+  // The check is admitted by the login lock beside the read and the hash. Its mark is not
+  // released: the account's cleanup removes the guard with the rest of its partition.
+  const admitted = admit(caller.userId);
+  const [user] = await allSettled([
+    caller.user().then(async (user) => {
+      await confirmPassword(user, body.password, admitted);
+      return user;
+    }),
+    admitted,
+  ]);
   await deleteAccount(user, trace, { body });
   return { body: { message: 'Account deleted successfully' } };
 });

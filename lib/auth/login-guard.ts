@@ -14,39 +14,50 @@
 // the failure it is (`failed`), and sets the lock at the tenth. A check that never ends (a
 // function that timed out) counts as a failure: the list errs toward locking. Times that
 // have left the window are trimmed when a failure is counted.
+// The times are a number set (`checks`), each a unique mark (its epoch ms x 1000 plus a random
+// 0-999): added and removed by value, atomically, so racing checks never retry. (A list
+// removed from by index made each removal conflict with every other under a burst of 20:
+// some gave up and left their time behind as a failure.)
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { db, TABLE } from '../db/client';
 import * as keys from '../keys';
 import { InvalidCredentials, TooManyAttempts } from '../errors';
 import { verifyPassword } from './password';
+import { allSettled } from '../settle';
 
 export const MAX_FAILURES = 10;
 export const WINDOW_MS = 15 * 60_000;
 export const LOCK_MS = 15 * 60_000;
 
 export interface Guard {
-  /** Epoch ms of the account's recent failed checks and of those still running, oldest first. */
+  /** The marks of the account's recent failed checks and of those still running (`markOf`). */
+  checks?: Set<number>;
+  /** Epoch ms of failures as guards kept them before `checks` (read until they leave the window). */
   failedAt?: number[];
   lockedUntil?: number;
-  version?: number;
 }
 
-/** A check of the account's password that was admitted: its time in the list, and where. */
+/** A check of the account's password that was admitted: its mark in the set. */
 export interface Attempt {
   userId: string;
-  at: number;
-  /** Its index in the list when it was appended (a trim moves it down: `release` looks it up then). */
-  index: number;
+  mark: number;
 }
+
+/** A check's mark: its time, made unique among racing checks (a collision, 1 in 1,000 within one ms, counts them once). */
+const markOf = (now: number) => now * 1000 + Math.floor(Math.random() * 1000);
+const timeOf = (mark: number) => Math.floor(mark / 1000);
 
 export async function readGuard(userId: string): Promise<Guard | undefined> {
   const res = await db.send(new GetCommand({ TableName: TABLE, Key: keys.loginGuard(userId), ConsistentRead: true }));
   return res.Item as Guard | undefined;
 }
 
+/** The times of the checks within the window, oldest first. */
 const recentOf = (guard: Guard | undefined, now: number) =>
-  (Array.isArray(guard?.failedAt) ? guard.failedAt : []).filter((t) => typeof t === 'number' && now - t < WINDOW_MS);
+  [...(Array.isArray(guard?.failedAt) ? guard.failedAt : []), ...[...(guard?.checks ?? [])].map(timeOf)]
+    .filter((t) => typeof t === 'number' && now - t < WINDOW_MS)
+    .sort((a, b) => a - b);
 
 /**
  * Seconds until a check may run, given the guard as it was before it (0: now). A lock in force
@@ -78,16 +89,18 @@ export function afterFailure(guard: Guard | undefined, now: number): { failedAt:
  * before it. Send it beside the hash: only the verdict waits for it.
  */
 export async function admit(userId: string, now = Date.now()): Promise<Attempt> {
+  const attempt = { userId, mark: markOf(now) };
   const res = await db.send(new UpdateCommand({
     TableName: TABLE,
     Key: keys.loginGuard(userId),
-    UpdateExpression: 'SET failedAt = list_append(if_not_exists(failedAt, :none), :now), expiresAt = :exp ADD version :one',
-    ExpressionAttributeValues: { ':none': [], ':now': [now], ':one': 1, ':exp': expiry(now + Math.max(WINDOW_MS, LOCK_MS)) },
+    UpdateExpression: 'ADD checks :mark SET expiresAt = :exp',
+    ExpressionAttributeValues: { ':mark': new Set([attempt.mark]), ':exp': expiry(now + Math.max(WINDOW_MS, LOCK_MS)) },
     ReturnValues: 'ALL_NEW',
   }));
-  const seen = res.Attributes as Guard & { failedAt: number[] };
-  const attempt = { userId, at: now, index: seen.failedAt.length - 1 };
-  const wait = waitBefore({ ...seen, failedAt: seen.failedAt.slice(0, -1) }, now);
+  const seen = res.Attributes as Guard;
+  const before = new Set(seen.checks);
+  before.delete(attempt.mark);
+  const wait = waitBefore({ ...seen, checks: before }, now);
   if (wait > 0) {
     // Refused, not checked: it is no failure.
     await release(attempt);
@@ -96,32 +109,14 @@ export async function admit(userId: string, now = Date.now()): Promise<Attempt> 
   return attempt;
 }
 
-/**
- * Takes an admitted check's time out of the list (a right password, or a refusal). At its index
- * if it is still there (a condition says so), else wherever a trim moved it; gone already
- * (trimmed out of the window): nothing to do.
- */
+/** Takes an admitted check's mark out of the set (a right password, or a refusal): one UpdateItem, by value. */
 export async function release(attempt: Attempt): Promise<void> {
-  const key = keys.loginGuard(attempt.userId);
-  let index = attempt.index;
-  for (let tries = 0; tries < 5; tries++) {
-    try {
-      await db.send(new UpdateCommand({
-        TableName: TABLE,
-        Key: key,
-        UpdateExpression: `REMOVE failedAt[${index}] ADD version :one`,
-        ConditionExpression: `failedAt[${index}] = :at`,
-        ExpressionAttributeValues: { ':at': attempt.at, ':one': 1 },
-      }));
-      return;
-    } catch (err) {
-      if (!(err instanceof ConditionalCheckFailedException)) throw err;
-    }
-    const now = await readGuard(attempt.userId);
-    index = Array.isArray(now?.failedAt) ? now.failedAt.indexOf(attempt.at) : -1;
-    if (index < 0) return;
-  }
-  // Moved by a trim at every try: left to count as a failure (the list errs toward locking).
+  await db.send(new UpdateCommand({
+    TableName: TABLE,
+    Key: keys.loginGuard(attempt.userId),
+    UpdateExpression: 'DELETE checks :mark',
+    ExpressionAttributeValues: { ':mark': new Set([attempt.mark]) },
+  }));
 }
 
 /** Counts an admitted check as the failure it was; locks the account at the tenth within 15 minutes. */
@@ -139,14 +134,16 @@ export async function failed(attempt: Attempt, now = Date.now()): Promise<void> 
       ExpressionAttributeValues: { ':until': next.lockedUntil, ':now': now, ':exp': expiry(next.lockedUntil) },
     }));
   }
-  if (seen?.failedAt && next.failedAt.length < seen.failedAt.length) {
-    // Times that left the window go, unless the list moved since it was read.
-    await conditional(new UpdateCommand({
+  // Marks that left the window go (by value: a racing check is not touched), and a list of the
+  // earlier shape once none of its times is within it.
+  const stale = [...(seen?.checks ?? [])].filter((m) => now - timeOf(m) >= WINDOW_MS);
+  const oldList = seen?.failedAt !== undefined && recentOf({ failedAt: seen.failedAt }, now).length === 0;
+  if (stale.length || oldList) {
+    await db.send(new UpdateCommand({
       TableName: TABLE,
       Key: key,
-      UpdateExpression: 'SET failedAt = :kept ADD version :one',
-      ConditionExpression: 'version = :v',
-      ExpressionAttributeValues: { ':kept': next.failedAt, ':v': seen.version ?? 0, ':one': 1 },
+      UpdateExpression: [oldList ? 'REMOVE failedAt' : '', stale.length ? 'DELETE checks :stale' : ''].join(' ').trim(),
+      ...(stale.length ? { ExpressionAttributeValues: { ':stale': new Set(stale) } } : {}),
     }));
   }
 }
@@ -164,16 +161,15 @@ async function conditional(command: UpdateCommand): Promise<void> {
 
 /**
  * The caller's own password, asked again before a change that needs it (a password change, the
- * deletion of the account): exactly a login's checks, admitted first (`admit`, sent beside the
- * caller's read), then one scrypt; a wrong password counted toward the lock (contract section
- * 13) and a 401 INVALID_CREDENTIALS. A right one takes its time out of the list, unless
- * `keep` (an account about to be deleted, whose list goes with it).
+ * deletion of the account): exactly a login's checks. One scrypt, run beside the check's
+ * admission (`admitted`: `admit`, sent with the caller's read), and the verdict once both are
+ * in: a wrong password counted toward the lock (contract section 13) and a 401
+ * INVALID_CREDENTIALS. A right one answers the attempt, for the caller to `release` beside its
+ * change (a deletion need not: the set goes with the account's partition).
  */
-export async function confirmPassword(user: { id: string; passwordHash: string }, password: string, attempt: Attempt, opts: { keep?: boolean } = {}): Promise<void> {
-  if (await verifyPassword(password, user.passwordHash)) {
-    if (!opts.keep) await release(attempt);
-    return;
-  }
+export async function confirmPassword(user: { id: string; passwordHash: string }, password: string, admitted: Promise<Attempt>): Promise<Attempt> {
+  const [valid, attempt] = await allSettled([verifyPassword(password, user.passwordHash), admitted]);
+  if (valid) return attempt;
   await failed(attempt);
   throw new InvalidCredentials();
 }

@@ -82,7 +82,7 @@ export function startStreamPoller({
   });
   let stopped = false;
   let streamArn;
-  /** shardId -> { parent, iterator, last, done } */
+  /** shardId -> { parent, iterator, last, done, start (where it begins without a checkpoint), positioned (read once) } */
   const shards = new Map();
   let saved = {};
   /** Whether a describe has run: startingPosition applies only to the shards it found. */
@@ -219,9 +219,11 @@ export function startStreamPoller({
       // new LATEST iterator would skip what was written since this one was taken. Its iterator
       // is asked again as it is (an iterator may be read more than once until it expires);
       // one the stream refuses sends the shard back to its first record: replayed, never skipped.
-      const unanchored = !s.last && s.start === 'LATEST';
-      if (unanchored && ['ExpiredIteratorException', 'TrimmedDataAccessException'].includes(err.name)) s.start = 'TRIM_HORIZON';
-      if (!unanchored || s.start !== 'LATEST') s.iterator = undefined;
+      if (s.last || s.start !== 'LATEST') s.iterator = undefined;
+      else if (['ExpiredIteratorException', 'TrimmedDataAccessException'].includes(err.name)) {
+        s.start = 'TRIM_HORIZON';
+        s.iterator = undefined;
+      }
       s.failures = (s.failures ?? 0) + 1;
       // DynamoDB Local answers this now and then for a shard that has just started; only a
       // checkpoint the stream keeps refusing (trimmed after 24 hours) is given up, for the oldest record.

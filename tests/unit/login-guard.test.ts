@@ -54,6 +54,14 @@ describe('login guard: a check is admitted before its verdict', () => {
     expect(waitBefore({ failedAt: Array.from({ length: 10 }, () => 7 * MIN) }, 7 * MIN)).toBe(15 * 60);
   });
 
+  it('reads the set\'s marks (epoch ms x 1000 plus 0-999) as their times, beside a list of the earlier shape', () => {
+    const marks = new Set(Array.from({ length: 9 }, (_, i) => i * MIN * 1000 + 999));
+    expect(waitBefore({ checks: marks }, 10 * MIN)).toBe(0);
+    // A tenth within the window, from the old list: the oldest mark (minute 0) leaves at minute 15.
+    expect(waitBefore({ checks: marks, failedAt: [9.5 * MIN] }, 10 * MIN)).toBe(5 * 60);
+    expect(afterFailure({ checks: marks, failedAt: [9.5 * MIN] }, 10 * MIN).lockedUntil).toBe(10 * MIN + LOCK_MS);
+  });
+
   it('refuses during a lock until its end, however few times the list holds', () => {
     expect(waitBefore({ failedAt: [], lockedUntil: 20 * MIN }, 10 * MIN)).toBe(10 * 60);
     expect(waitBefore({ failedAt: [], lockedUntil: 20 * MIN }, 20 * MIN)).toBe(0);
