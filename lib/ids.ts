@@ -43,6 +43,16 @@ export function newId(): string {
   return encodeTime(time) + nextRandom(time).map((d) => ALPHABET[d]).join('');
 }
 
+/**
+ * A new id whose 80 random bits are all fresh, never the previous id's plus one: for an id that
+ * is a secret of its holder's (a session's), which ids made in the same millisecond must not
+ * give away. Registration makes the user's id and its first session's in one millisecond, and
+ * the user's id is public. It sorts by its millisecond, not within it.
+ */
+export function newSecretId(): string {
+  return encodeTime(Math.max(Date.now(), lastTime)) + [...randomBytes(16)].map((b) => ALPHABET[b & 31]).join('');
+}
+
 /** The creation time an id carries. */
 export function idTime(id: string): number {
   let ms = 0;

@@ -30,7 +30,7 @@ import { batchWrite } from '../db/batch';
 import { ConditionFailed, transact, type TxItem } from '../db/transact';
 import * as keys from '../keys';
 import { SESSION_PREFIX } from '../keys';
-import { isId, newId } from '../ids';
+import { isId, newSecretId } from '../ids';
 import { config } from '../config';
 import { Unauthorized, type ApiError } from '../errors';
 import { logItem, writeLog, type LogEntry } from '../audit/records';
@@ -150,7 +150,9 @@ export const userAgentOf = (header: string | undefined) => [...(header ?? '').tr
 
 /** A new session of `user` (its item, to be put, and its first refresh token). */
 export function newSession(user: EpochHolder, userAgent: string, nowMs = Date.now()): { item: SessionItem; refreshToken: string } {
-  const id = newId();
+  // Not newId(): a session id made in the same millisecond as the user's would be that public
+  // id plus one, and a refresh token naming a live session with a made-up secret ends it (below).
+  const id = newSecretId();
   const refreshToken = newRefreshToken(user.id, id);
   const now = new Date(nowMs).toISOString();
   return {

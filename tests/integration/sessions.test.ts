@@ -5,7 +5,7 @@ import { SignJWT, decodeJwt } from 'jose';
 import { jwtKeys } from '../../lib/auth/keys';
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { call } from '../support/invoke';
-import { makeUser, uniq, type TestUser } from '../support/factories';
+import { makeUser, makeUsers, uniq, type TestUser } from '../support/factories';
 import { getItem, queryAll } from '../support/db';
 import { loginAgain } from '../support/routes';
 import { handler as deleteMe } from '../../functions/users/delete';
@@ -141,6 +141,34 @@ describe('POST /auth/refresh', () => {
       expect({ bad, status: res.status, code: res.body.code }).toEqual({ bad, status: 401, code: 'UNAUTHORIZED' });
     }
     expect((await whoAmI(u.token)).status).toBe(200);
+  });
+
+  it('gives a session an id nobody can derive from its user\'s public id: a made-up secret for a guessed session ends nothing', async () => {
+    // Registration makes the user's id and its session's in one request, mostly in one
+    // millisecond; ids of one millisecond used to count up from each other (lib/ids.ts), so the
+    // session was the public user id plus one or two, and a refresh token naming it with any
+    // secret ended it (a reuse, ARCHITECTURE "Decisions").
+    const B32 = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+    const plus = (id: string, k: number) => {
+      let n = 0n;
+      for (const c of id.slice(10)) n = n * 32n + BigInt(B32.indexOf(c));
+      n += BigInt(k);
+      let out = '';
+      for (let i = 0; i < 16; i++) { out = B32[Number(n % 32n)] + out; n /= 32n; }
+      return id.slice(0, 10) + out;
+    };
+    const users = await makeUsers(8);
+    for (const u of users) {
+      for (let k = 1; k <= 4; k++) {
+        const guess = plus(u.id, k);
+        expect(guess).not.toBe(u.sessionId);
+        expect((await doRefresh(`${u.id}.${guess}.${'A'.repeat(43)}`)).status).toBe(401);
+      }
+    }
+    for (const u of users) {
+      expect((await whoAmI(u.token)).status).toBe(200);
+      expect((await doRefresh(u.refreshToken)).status).toBe(200);
+    }
   });
 
   it('refuses the refresh token of a session ended by logout', async () => {
