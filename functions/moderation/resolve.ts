@@ -49,14 +49,15 @@ export const handler = http({ params, body, scope: requireScope(MODERATE) }, asy
       return { body: { message: 'Report resolved', report: toReport(resolved(report, body.action, body.note, caller.userId, at)) } };
     }
   }
-  if (target && body.action === 'remove') {
-    // Exactly the author's own deletion (contract section 8), the moderator as actor.
-    if (target.type === 'post') {
-      await deletePost(target.item, trace, { params, body }, caller.userId);
-    } else if (target.type === 'comment') {
-      await deleteComment(target.item, { trace, payload: { params, body }, actorId: caller.userId });
-    }
+  // Exactly the author's own deletion (contract section 8), the moderator as actor, in one
+  // transaction with the report's resolution: a racing resolution of the same report (a 409)
+  // deletes nothing, and a deletion never stands under a report that says otherwise.
+  if (target?.type === 'post' && body.action === 'remove') {
+    await deletePost(target.item, trace, { params, body }, caller.userId, [...done, record]);
+  } else if (target?.type === 'comment' && body.action === 'remove') {
+    await deleteComment(target.item, { trace, payload: { params, body }, actorId: caller.userId }, [...done, record]);
+  } else {
+    await transact([...done, record]);
   }
-  await transact([...done, record]);
   return { body: { message: 'Report resolved', report: toReport(resolved(report, body.action, body.note, caller.userId, at)) } };
 });

@@ -52,11 +52,12 @@ function record(comment: CommentItem, audit: Audit, removedReplies: number): TxI
   });
 }
 
-async function deleteTopLevel(comment: CommentItem, audit: Audit): Promise<void> {
+async function deleteTopLevel(comment: CommentItem, audit: Audit, also: TxItem[]): Promise<void> {
   let replies = comment.repliesCount ?? 0;
   for (let n = 1; ; n++) {
     try {
       await transact([
+        ...also,
         {
           op: {
             Delete: {
@@ -74,7 +75,7 @@ async function deleteTopLevel(comment: CommentItem, audit: Audit): Promise<void>
       ]);
       return;
     } catch (err) {
-      if (!(err instanceof ConditionFailed) || err.index !== 0) throw err;
+      if (!(err instanceof ConditionFailed) || err.index !== also.length) throw err;
       // Gone: someone else deleted it. Otherwise a reply came or went: subtract the new count.
       const now = rawNumber(err.item, 'repliesCount');
       if (!err.item || now === undefined) throw gone();
@@ -84,8 +85,9 @@ async function deleteTopLevel(comment: CommentItem, audit: Audit): Promise<void>
   }
 }
 
-async function deleteReply(reply: CommentItem, audit: Audit): Promise<void> {
+async function deleteReply(reply: CommentItem, audit: Audit, also: TxItem[]): Promise<void> {
   await transact([
+    ...also,
     {
       op: { Delete: { TableName: TABLE, Key: keys.comment(reply.id), ConditionExpression: 'attribute_exists(PK)' } },
       onConditionFailed: gone,
@@ -97,8 +99,13 @@ async function deleteReply(reply: CommentItem, audit: Audit): Promise<void> {
   ]);
 }
 
-export async function deleteComment(comment: CommentItem, audit: Audit): Promise<void> {
-  await (comment.parentComment ? deleteReply(comment, audit) : deleteTopLevel(comment, audit));
+/**
+ * `also`: items written in the deletion's transaction or not at all, first in it, so that when
+ * one of theirs and the deletion's both fail, theirs is the answer (a moderator's resolution of
+ * the report that named the comment).
+ */
+export async function deleteComment(comment: CommentItem, audit: Audit, also: TxItem[] = []): Promise<void> {
+  await (comment.parentComment ? deleteReply(comment, audit, also) : deleteTopLevel(comment, audit, also));
   // The job written above is drained by the worker: likes, and for a top-level comment its replies.
   await triggerCleanup('comment', comment.id);
 }

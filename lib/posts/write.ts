@@ -118,8 +118,11 @@ export async function createPost(post: PostItem, trace: TraceContext, payload: R
  * writes the cleanup job for its likes, comments and bookmarks, all in one transaction;
  * then starts the cleanup worker on that job (as deleteComment does).
  */
-export async function deletePost(post: PostItem, trace: TraceContext, payload: Record<string, unknown>, actorId = post.author): Promise<void> {
+export async function deletePost(post: PostItem, trace: TraceContext, payload: Record<string, unknown>, actorId = post.author, also: TxItem[] = []): Promise<void> {
   await transact([
+    // Written with the deletion or not at all (a moderator's resolution of the report); first, so
+    // that when both fail, theirs is the answer.
+    ...also,
     {
       op: { Delete: { TableName: TABLE, Key: keys.post(post.id), ConditionExpression: 'attribute_exists(PK)' } },
       onConditionFailed: () => new NotFound('post'),

@@ -151,6 +151,35 @@ describe('reports', () => {
     expect(queued.body.reports.find((x: { _id: string }) => x._id === r.body.report._id)).toMatchObject({ target: null, reporters: 1 });
   });
 
+  it('resolutions racing on one report: exactly one applies, the others get 409 REPORT_RESOLVED, and a refused remove deletes nothing', async () => {
+    const [author, commenter, a, mod] = await users(4);
+    const token = await moderatorToken(mod);
+    const post = await makePost(author);
+    // Each round: a target reported, then two resolutions of its report at once. A remove that
+    // lost used to delete its target anyway, outside the resolution's transaction.
+    const targets: { type: 'post' | 'comment'; id: string; exists: () => Promise<boolean> }[] = [];
+    for (let i = 0; i < 3; i++) {
+      const p = await makePost(author);
+      targets.push({ type: 'post', id: p._id, exists: async () => !!(await getItem(keys.post(p._id))) });
+      const c = created(await comment(commenter, post._id, `nasty ${i}`));
+      targets.push({ type: 'comment', id: c._id, exists: async () => !!(await getItem(keys.comment(c._id))) });
+    }
+    for (const [i, t] of targets.entries()) {
+      const r = await report(a, t.type, t.id, 'spam');
+      expect(r.status).toBe(201);
+      const actions = i % 3 === 2 ? ['remove', 'remove'] : i % 2 ? ['dismiss', 'remove'] : ['remove', 'dismiss'];
+      const answers = await Promise.all(actions.map((action) => resolve(token, r.body.report._id, action)));
+      const won = answers.flatMap((res, k) => (res.status === 200 ? [actions[k]!] : []));
+      expect({ target: t, won: won.length }).toEqual({ target: t, won: 1 });
+      for (const res of answers.filter((x) => x.status !== 200)) expect({ status: res.status, code: res.body.code }).toEqual({ status: 409, code: 'REPORT_RESOLVED' });
+      expect(await getItem(keys.report(r.body.report._id))).toMatchObject({ status: 'resolved', action: won[0] });
+      expect({ target: t, exists: await t.exists() }).toEqual({ target: t, exists: won[0] === 'dismiss' });
+    }
+    // The post's comments count what is left: the three comments' removals, no more, no less.
+    const left = await Promise.all(targets.filter((t) => t.type === 'comment').map((t) => t.exists()));
+    expect(await getItem(keys.post(post._id))).toMatchObject({ commentsCount: left.filter(Boolean).length });
+  });
+
   it('suspend: sessions end at once, the author and its post vanish from a third user\'s feed, explore, likes list and search at once, and come back on unsuspend', async () => {
     const [author, fan, third, mod, blocker, late] = await users(6);
     await follow(third, author);
