@@ -19,7 +19,7 @@ export const handler = http({ params, query }, async ({ params, query, caller })
   // lists (read by authentication). Round trip 2: one BatchGet of the post, the likers' items
   // (with their recent ids) and the caller's follow edges to them (lib/graph/relations.ts).
   const postId = params.post_id.toUpperCase();
-  const page = likers(params.post_id, query.limit, query.cursor);
+  const page = likers(params.post_id, query.limit, query.cursor, caller.hidden());
   page.catch(() => undefined);
   const { users: likes, found, lists } = await listedUsers(caller, page.then((p) => p.ids), [keys.post(postId)]);
   const post = found.get(itemKey(keys.post(postId))) as PostItem | undefined;

@@ -2,7 +2,11 @@
 // after an exclusive createdAt cursor. createdAt is unique within a thread, so the cursor
 // can neither skip nor repeat an item. Items whose author is on either side of a block
 // with the caller are left out; the page then reads further until it is full or the
-// thread ends, within MAX_ROUNDS queries, so hasMore and nextCursor stay right.
+// thread ends, within MAX_ROUNDS queries, so hasMore and nextCursor stay right. Past that
+// bound a page with something to show ends there (hasMore, its last item the cursor); one
+// with nothing reads on, in growing reads, until it finds an item or the thread ends: the
+// contract's nextCursor is the createdAt of the last item returned, null when none was, so a
+// page is empty only at the end of its thread.
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from '../db/client';
 import { batchGet, itemKey } from '../db/batch';
@@ -16,6 +20,8 @@ import { currentLikers, LIKERS_NAMES, LIKERS_PROJECTION, type LikersView } from 
 const MAX_ROUNDS = 4;
 /** Refill reads fetch at least this many items: hidden runs are usually short, round trips are not free. */
 const REFILL_MIN = 25;
+/** The largest read of a page that has met nothing to show in MAX_ROUNDS (a long hidden run). */
+const RUN_READ_MAX = 1_000;
 
 async function queryAfter(partition: string, after: string | undefined, limit: number): Promise<{ items: CommentItem[]; end: boolean }> {
   const res = await db.send(new QueryCommand({
@@ -85,7 +91,8 @@ export async function threadPage<H>(spec: ThreadSpec<H>): Promise<ThreadPage<H>>
     const unknown = [...new Set([...headAuthors, ...batch.items.map((c) => c.author)])].filter((a) => !rel.has(a));
     const [found, liked] = await Promise.all([
       unknown.length ? relations(callerId, unknown) : new Map<string, Relation>(),
-      likesOf(batch.items),
+      // Not the likes of items whose author is already known to be hidden (a long run of one).
+      likesOf(batch.items.filter((c) => !blockedEitherWay(rel.get(c.author)))),
       round === 1 ? spec.checkHead?.(head) : undefined,
     ]);
     for (const [k, v] of found) rel.set(k, v);
@@ -110,13 +117,12 @@ export async function threadPage<H>(spec: ThreadSpec<H>): Promise<ThreadPage<H>>
         pagination: { hasMore: false, nextCursor: visible.length ? visible[visible.length - 1]!.createdAt : null },
       };
     }
-    if (round >= MAX_ROUNDS) {
-      // Bound reached inside a run of hidden items. With something to show, the cursor is
-      // its last item as usual; with nothing, it is the last item read, or the next call
-      // would read the same hidden run again and never get past it.
-      const last = visible.length ? visible[visible.length - 1]!.createdAt : scannedTo;
-      return { head, comments: present(visible), pagination: { hasMore: true, nextCursor: last ?? null } };
+    if (round >= MAX_ROUNDS && visible.length) {
+      // Bound reached inside a run of hidden items, with something to show: the cursor is its
+      // last item as usual, and the next call reads on from there.
+      return { head, comments: present(visible), pagination: { hasMore: true, nextCursor: visible[visible.length - 1]!.createdAt } };
     }
-    batch = await queryAfter(partition, scannedTo, Math.max(limit + 1 - visible.length, REFILL_MIN));
+    const count = round < MAX_ROUNDS ? Math.max(limit + 1 - visible.length, REFILL_MIN) : Math.min(RUN_READ_MAX, REFILL_MIN * 2 ** (round - MAX_ROUNDS + 1));
+    batch = await queryAfter(partition, scannedTo, count);
   }
 }

@@ -1,7 +1,14 @@
 // One page of a user's relations, newest first: followers (GSI2), following and blocks
 // (GSI1). A page reads limit + 1 index entries, so hasMore is exact (no empty last page),
-// and the cursor is the sort key of the last entry of the page: filtering entries out
-// afterwards (blocks) never moves the cursor, so walking pages sees each entry once.
+// and the cursor is the sort key of the last entry of the page.
+//
+// Given the ids hidden from the caller (followers, following, a post's likers: contract
+// section 6), a page is made of visible entries only: it reads on past hidden ones until it
+// holds limit + 1 visible entries or the list ends, so hasMore says whether a visible entry
+// follows, the cursor is the last entry shown, and no page but an empty list's is empty. A
+// hidden user's id (and when it followed) never reaches the caller through a cursor, which a
+// page cut after a hidden entry used to carry. The common page, with nothing hidden in it,
+// reads exactly as before: one Query of limit + 1.
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from '../db/client';
 import * as keys from '../keys';
@@ -32,29 +39,54 @@ export interface EdgePage {
 
 const idOf = (sortKey: string) => sortKey.slice(sortKey.lastIndexOf('#') + 1);
 
-export async function edgePage(kind: ListKind, ownerId: string, limit: number, cursor?: string): Promise<EdgePage> {
+/** Entries read per further Query once hidden ones were met: hidden runs are usually short, round trips are not free. */
+export const REFILL_MIN = 25;
+
+/** One read of a list: sort keys after `after` (exclusive, in the list's order), at most `count`; `end` when none follow. */
+export type ListRead = (after: string | undefined, count: number) => Promise<{ sortKeys: string[]; end: boolean }>;
+
+/**
+ * The sort keys of a page of `limit` entries after `after`, without `hidden` ids: reads until
+ * it holds limit + 1 visible entries or the list ends. hasMore and the cursor are of visible
+ * entries only.
+ */
+export async function visiblePage(read: ListRead, limit: number, after: string | undefined, hidden?: Promise<ReadonlySet<string>>): Promise<{ sortKeys: string[]; hasMore: boolean }> {
+  const kept: string[] = [];
+  let at = after;
+  let count = limit + 1;
+  for (;;) {
+    const [batch, skip] = await Promise.all([read(at, count), hidden]);
+    for (const sk of batch.sortKeys) if (!skip?.has(idOf(sk))) kept.push(sk);
+    if (kept.length > limit || batch.end || !batch.sortKeys.length) break;
+    at = batch.sortKeys[batch.sortKeys.length - 1];
+    count = Math.max(limit + 1 - kept.length, REFILL_MIN);
+  }
+  return { sortKeys: kept.slice(0, limit), hasMore: kept.length > limit };
+}
+
+export async function edgePage(kind: ListKind, ownerId: string, limit: number, cursor?: string, hidden?: Promise<ReadonlySet<string>>): Promise<EdgePage> {
   const def = LISTS[kind];
   const pk = `${def.index}PK`;
   const sk = `${def.index}SK`;
   const partition = def.partition(ownerId);
-  const after = cursor === undefined ? undefined : decodeCursor(cursor);
-  const res = await db.send(new QueryCommand({
-    TableName: TABLE,
-    IndexName: INDEX[def.index],
-    KeyConditionExpression: '#pk = :pk',
-    ExpressionAttributeNames: { '#pk': pk, '#sk': sk },
-    ExpressionAttributeValues: { ':pk': partition },
-    ProjectionExpression: '#sk',
-    ScanIndexForward: false,
-    Limit: limit + 1,
-    ExclusiveStartKey: after ? { [pk]: partition, [sk]: after, ...def.edge(ownerId, idOf(after)) } : undefined,
-  }));
-  const sortKeys = (res.Items ?? []).map((item) => String(item[sk]));
-  const page = sortKeys.slice(0, limit);
-  // More than a page came back, or DynamoDB stopped early (1 MB): either way there is more.
-  const hasMore = sortKeys.length > limit || (res.LastEvaluatedKey !== undefined && page.length > 0);
+  const read: ListRead = async (after, count) => {
+    const res = await db.send(new QueryCommand({
+      TableName: TABLE,
+      IndexName: INDEX[def.index],
+      KeyConditionExpression: '#pk = :pk',
+      ExpressionAttributeNames: { '#pk': pk, '#sk': sk },
+      ExpressionAttributeValues: { ':pk': partition },
+      ProjectionExpression: '#sk',
+      ScanIndexForward: false,
+      Limit: count,
+      ExclusiveStartKey: after ? { [pk]: partition, [sk]: after, ...def.edge(ownerId, idOf(after)) } : undefined,
+    }));
+    // DynamoDB may stop early (1 MB): only a missing LastEvaluatedKey ends the list.
+    return { sortKeys: (res.Items ?? []).map((item) => String(item[sk])), end: res.LastEvaluatedKey === undefined };
+  };
+  const page = await visiblePage(read, limit, cursor === undefined ? undefined : decodeCursor(cursor), hidden);
   return {
-    ids: page.map(idOf),
-    pagination: { hasMore, nextCursor: hasMore ? encodeCursor(page[page.length - 1]!) : null },
+    ids: page.sortKeys.map(idOf),
+    pagination: { hasMore: page.hasMore, nextCursor: page.hasMore ? encodeCursor(page.sortKeys[page.sortKeys.length - 1]!) : null },
   };
 }

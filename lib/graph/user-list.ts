@@ -55,7 +55,7 @@ export async function listedUsers(caller: Caller, page: Promise<string[]>, also:
 export async function userList(kind: 'followers' | 'following', identifier: string, caller: Caller, limit: number, cursor?: string) {
   const ownerId = await resolveUserId(identifier);
   if (!ownerId) throw new NotFound('user');
-  const page = edgePage(kind, ownerId, limit, cursor);
+  const page = edgePage(kind, ownerId, limit, cursor, caller.hidden());
   page.catch(() => undefined);
   // The owner must exist and must not have blocked the caller (nor be hidden from everyone):
   // the block lists say the second, its item (read with the page's users) the first.

@@ -6,6 +6,7 @@ import { db, TABLE } from '../db/client';
 import * as keys from '../keys';
 import { INDEX } from '../keys';
 import { decodeCursor, encodeCursor } from '../graph/cursor';
+import { visiblePage, type ListRead } from '../graph/lists';
 
 export interface LikerPage {
   /** Liker ids of this page, newest first. */
@@ -28,14 +29,20 @@ export async function likeKeys(targetId: string, limit: number, after?: string):
   return (res.Items ?? []).map((i) => String(i.GSI1SK));
 }
 
-/** One Query of limit + 1 edges: the extra one only says whether more exist. */
-export async function likers(postId: string, limit: number, cursor?: string): Promise<LikerPage> {
-  const sks = await likeKeys(postId, limit + 1, cursor === undefined ? undefined : decodeCursor(cursor));
-  const hasMore = sks.length > limit;
-  const pageSks = sks.slice(0, limit);
+/**
+ * One Query of limit + 1 edges: the extra one only says whether more exist. Given the ids
+ * hidden from the caller, it reads on past them (lib/graph/lists.ts visiblePage): the page,
+ * hasMore and the cursor are of visible likers only.
+ */
+export async function likers(postId: string, limit: number, cursor?: string, hidden?: Promise<ReadonlySet<string>>): Promise<LikerPage> {
+  const read: ListRead = async (after, count) => {
+    const sortKeys = await likeKeys(postId, count, after);
+    return { sortKeys, end: sortKeys.length < count };
+  };
+  const page = await visiblePage(read, limit, cursor === undefined ? undefined : decodeCursor(cursor), hidden);
   return {
-    ids: pageSks.map((sk) => sk.split('#').pop()!),
-    hasMore,
-    nextCursor: hasMore ? encodeCursor(pageSks[pageSks.length - 1]!) : null,
+    ids: page.sortKeys.map((sk) => sk.split('#').pop()!),
+    hasMore: page.hasMore,
+    nextCursor: page.hasMore ? encodeCursor(page.sortKeys[page.sortKeys.length - 1]!) : null,
   };
 }

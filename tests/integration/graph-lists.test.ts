@@ -4,6 +4,8 @@ import { call } from '../support/invoke';
 import { makePost } from '../support/posts';
 import { handler as bookmarkH } from '../../functions/posts/bookmark';
 import { handler as deletePostH } from '../../functions/posts/delete';
+import { handler as likeH } from '../../functions/posts/like';
+import { handler as likesH } from '../../functions/posts/likes';
 
 const ids = (list: { _id: string }[]) => list.map((u) => u._id);
 
@@ -115,17 +117,64 @@ describe('GET /users/{identifier}/followers and /following', () => {
     expect(fromOther.status).toBe(404);
   });
 
+  it('never ends a page on a hidden user: no cursor names one, no page but an empty list\'s is empty, hasMore only when a visible user follows', async () => {
+    // Followers, newest first: hiddenNewest, ok2, 30 hidden (past a refill read of 25), ok1.
+    const [star, viewer, ok1, ok2, hiddenNewest] = await users(5);
+    const run = await users(30);
+    await followInOrder([ok1!], star!);
+    await followInOrder(run, star!);
+    await followInOrder([ok2!, hiddenNewest!], star!);
+    for (const [i, h] of [...run, hiddenNewest!].entries()) expect((await (i % 2 ? block(viewer!, h) : block(h, viewer!))).status).toBe(200);
+    const hidden = new Set([...run, hiddenNewest!].map((h) => h.id));
+    for (const limit of ['1', '2', '50']) {
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      for (let page = 0; page < 5; page++) {
+        const res = await followers(viewer!, star!, { limit, ...(cursor ? { cursor } : {}) });
+        expect(res.status).toBe(200);
+        // Until 2026-11-27 a page cut after a hidden user was empty, said hasMore and carried
+        // that user's id in its cursor.
+        expect({ limit, page, size: res.body.followers.length }).not.toEqual({ limit, page, size: 0 });
+        seen.push(...ids(res.body.followers));
+        const { hasMore, nextCursor } = res.body.pagination;
+        if (!hasMore) {
+          expect(nextCursor).toBeNull();
+          break;
+        }
+        expect(hidden.has(String(nextCursor).split('.').pop()!)).toBe(false);
+        expect(String(nextCursor).split('.').pop()).toBe(seen[seen.length - 1]);
+        cursor = nextCursor;
+      }
+      expect({ limit, seen }).toEqual({ limit, seen: [ok2!.id, ok1!.id] });
+    }
+    // A list of hidden users only is one empty page.
+    const onlyHidden = await users(1);
+    await follow(run[0]!, onlyHidden[0]!);
+    expect((await followers(viewer!, onlyHidden[0]!, { limit: '1' })).body).toMatchObject({ followers: [], pagination: { hasMore: false, nextCursor: null } });
+    // Likes of a post: the same pages.
+    const post = await makePost(star!);
+    for (const u of [ok1!, run[0]!, run[1]!, ok2!, hiddenNewest!]) {
+      expect((await call(likeH, 'POST /posts/like/{post_id}', { token: u.token, params: { post_id: post._id } })).status).toBe(200);
+    }
+    const likes = (cursor?: string) => call(likesH, 'GET /posts/{post_id}/likes', { token: viewer!.token, params: { post_id: post._id }, query: { limit: '1', ...(cursor ? { cursor } : {}) } });
+    const l1 = await likes();
+    expect(ids(l1.body.likes)).toEqual([ok2!.id]);
+    expect(l1.body.pagination).toMatchObject({ hasMore: true });
+    expect(String(l1.body.pagination.nextCursor).split('.').pop()).toBe(ok2!.id);
+    const l2 = await likes(l1.body.pagination.nextCursor);
+    expect(ids(l2.body.likes)).toEqual([ok1!.id]);
+    expect(l2.body.pagination).toEqual({ hasMore: false, nextCursor: null });
+  });
+
   it('leaves out followings on either side of a block with the caller', async () => {
     const [fan, viewer, ok, blockedByViewer, blocksViewer] = await users(5);
     for (const u of [ok, blockedByViewer, blocksViewer]) await follow(fan, u);
     await block(viewer, blockedByViewer);
     await block(blocksViewer, viewer);
+    // The two newest are hidden: the page reads on past them to the visible one.
     const res = await following(viewer, fan, { limit: '2' });
-    expect(ids(res.body.following)).toEqual([]);
-    expect(res.body.pagination.hasMore).toBe(true);
-    const rest = await following(viewer, fan, { limit: '2', cursor: res.body.pagination.nextCursor });
-    expect(ids(rest.body.following)).toEqual([ok.id]);
-    expect(rest.body.pagination).toEqual({ hasMore: false, nextCursor: null });
+    expect(ids(res.body.following)).toEqual([ok.id]);
+    expect(res.body.pagination).toEqual({ hasMore: false, nextCursor: null });
   });
 
   it('answers 404 for an unknown user and 400 for a cursor of another shape', async () => {
