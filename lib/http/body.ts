@@ -4,7 +4,7 @@
 // `false`, `0`, `null` and `"x"` pass on parsed, and validation refuses what is not an
 // object with 400 VALIDATION_ERROR.
 import httpJsonBodyParser from '@middy/http-json-body-parser';
-import { PayloadTooLarge, UnsupportedMediaType } from '../errors';
+import { InvalidJson, PayloadTooLarge, UnsupportedMediaType } from '../errors';
 import { state, type Middleware, type MiddyRequest } from './state';
 
 export const MAX_BODY_BYTES = 100 * 1024;
@@ -31,9 +31,12 @@ function handedParsed(request: MiddyRequest): { value: unknown } | undefined {
   // JSON null: serverless-offline's only trace of it is the length the client declared.
   if (body === null) return length ? { value: null } : undefined;
   if (body !== undefined && typeof body !== 'string') return { value: body };
+  const bytes = typeof body == 'string' && !isBase64Encoded && length! >= 0 ? Buffer.byteLength(body) - length! : 0;
+  // Longer than the bytes sent: the platform replaced bytes that were not UTF-8 (each with
+  // U+FFFD, 3 bytes), so what was sent is not JSON (contract: JSON in UTF-8).
+  if (bytes > 0) throw new InvalidJson();
   // A JSON string that serverless-offline unwrapped: shorter than the bytes sent (its quotes are gone).
-  if (typeof body === 'string' && process.env.IS_OFFLINE && !isBase64Encoded && length !== undefined
-    && Buffer.byteLength(body, 'utf8') !== length) return { value: body };
+  if (bytes < 0 && process.env.IS_OFFLINE) return { value: body };
   return undefined;
 }
 
@@ -47,11 +50,10 @@ export function bodyParser(): Middleware {
     before: async (request) => {
       const parsed = handedParsed(request);
       if (parsed) {
-        const bytes = declaredLength(request) ?? Buffer.byteLength(JSON.stringify(parsed.value) ?? '', 'utf8');
+        const bytes = declaredLength(request) ?? Buffer.byteLength(JSON.stringify(parsed.value) ?? '');
         if (bytes > MAX_BODY_BYTES) throw new PayloadTooLarge(MAX_BODY_BYTES);
         mediaType(request);
-        (request.event as { body?: unknown }).body = parsed.value;
-        state(request).rawBody = parsed.value;
+        state(request).rawBody = (request.event as { body?: unknown }).body = parsed.value;
         return;
       }
       const { body, isBase64Encoded } = request.event;

@@ -310,6 +310,10 @@ describe('posts and the social graph over HTTP', () => {
     }
     const bad = await fetch(`${base}/posts/create`, { method: 'POST', headers: { ...auth(u.token), 'Content-Type': 'application/json' }, body: 'x' });
     expect([bad.status, (await json(bad)).code]).toEqual([400, 'INVALID_JSON']);
+    // Bytes that are not UTF-8 (a Latin-1 "é"): not JSON in UTF-8, whatever they spell.
+    const latin1 = Buffer.from('{"image":["https://cdn.example.test/a.jpg"],"caption":"caf\u00e9"}', 'latin1');
+    const notUtf8 = await fetch(`${base}/posts/create`, { method: 'POST', headers: { ...auth(u.token), 'Content-Type': 'application/json' }, body: latin1 });
+    expect([notUtf8.status, (await json(notUtf8)).code]).toEqual([400, 'INVALID_JSON']);
   });
 
   it('answers a bad post id and a bad page in the envelope', async () => {

@@ -42,7 +42,7 @@ describe.each(rows())('%s', (_key, route) => {
     });
 
     it('refuses a body without a JSON content type with 415', async () => {
-      for (const type of [undefined, 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml', 'json', 'application/vnd.api+json', 'application/json-patch+json', 'application/jsonx']) {
+      for (const type of [undefined, 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml', 'json', 'application/vnd.api+json', 'application/json-patch+json', 'application/jsonx', 'application/json, text/plain', 'application', 'application/json/x']) {
         await refused(route, ctx, (v) => ({ rawBody: JSON.stringify(v.body), headers: type ? { 'content-type': type } : ({} as Record<string, string>) }), 415, 'UNSUPPORTED_MEDIA_TYPE');
       }
     });
@@ -203,6 +203,19 @@ describe('bodies handed over parsed (serverless-offline, direct invocations)', (
     }
     // Text that is not JSON, sent as it is (its length is the one declared), is still INVALID_JSON.
     expect((await send(withBody, 'x', 1, true)).body.code).toBe('INVALID_JSON');
+  });
+
+  it('a body whose bytes were not UTF-8 (the platform replaced them with U+FFFD, so it is longer than declared) is 400 INVALID_JSON, with or without serverless-offline', async () => {
+    const valid = await withBody.valid(ctx);
+    // "caf\xe9" sent as one Latin-1 byte: 1 byte declared, 3 (U+FFFD) handed over.
+    const sent = JSON.stringify(valid.body).replace(/}$/, ',"x":"caf\uFFFD"}');
+    for (const offline of [false, true]) {
+      const res = await send(withBody, sent, Buffer.byteLength(sent) - 2, offline);
+      expect({ offline, status: res.status, code: res.body.code }).toEqual({ offline, status: 400, code: 'INVALID_JSON' });
+    }
+    // U+FFFD sent as such (its 3 bytes declared) is text like any other: the body is checked as usual.
+    const res = await send(withBody, sent, Buffer.byteLength(sent));
+    expect({ status: res.status, code: res.body.code, details: res.body.details }).toEqual({ status: 400, code: 'VALIDATION_ERROR', details: [{ path: 'x', message: expect.any(String) }] });
   });
 
   it('still checks the media type and the size of a value handed over parsed', async () => {
