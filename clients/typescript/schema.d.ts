@@ -829,8 +829,12 @@ export interface components {
             author: string;
             /** Format: date-time */
             createdAt: string;
-            /** @description ids of users who liked the comment */
+            /** @description whether the caller liked it (false in a moderator's report target) */
+            isLiked: boolean;
+            /** @description ids of users who liked the comment, newest first, at most 10 (likesCount is the total) */
             likes: string[];
+            /** @description the exact number of likes */
+            likesCount: number;
             /** @description the top-level comment of a reply; null on a top-level comment */
             parentComment: string | null;
             /** @description post identifier */
@@ -959,7 +963,7 @@ export interface components {
             /** @description a JSON-stringified array of image URLs */
             image: string;
             image_public_id: string;
-            /** @description ids of users who liked the post */
+            /** @description ids of users who liked the post, newest first: at most 100 in a single-post answer, 10 in a list (likesCount is the total; GET /posts/{post_id}/likes lists them all) */
             likes: string[];
             /** Format: date-time */
             updatedAt: string;

@@ -36,20 +36,22 @@ async function queryAfter(partition: string, after: string | undefined, limit: n
 }
 
 /**
- * Like arrays of the items that have likes, started beside the block check of the same items:
- * one BatchGet of their recent likers items (kept by the stream, lib/posts/recent-likers.ts),
- * used while an item's v and likesCount are the comment's; a likes-index Query only for a
- * comment whose item is behind. Eventually consistent: an item older than the comment read
- * is behind by its version, and its comment reads the index.
+ * Like arrays of the items that have likes, and whether the caller is among their likers,
+ * started beside the block check of the same items: one BatchGet of their recent likers items
+ * (kept by the stream, lib/posts/recent-likers.ts) and of the caller's like edges, strongly
+ * consistent as a post's flags are (the caller sees its own like at once); a recent likers item
+ * is used while its v and likesCount are the comment's, and a likes-index Query is sent only for
+ * a comment whose item is behind.
  */
-async function likesOf(items: CommentItem[]): Promise<(readonly [string, string[]])[]> {
+async function likesOf(items: CommentItem[], callerId: string): Promise<(readonly [string, string[], boolean])[]> {
   const liked = items.filter((c) => c.likesCount > 0);
   const found = liked.length
-    ? await batchGet<LikersView>(liked.map((c) => keys.commentLikers(c.id)), { projection: LIKERS_PROJECTION, names: LIKERS_NAMES, consistent: false })
+    ? await batchGet<LikersView>(liked.flatMap((c) => [keys.commentLikers(c.id), keys.commentLike(c.id, callerId)]), { projection: LIKERS_PROJECTION, names: LIKERS_NAMES })
     : new Map<string, LikersView>();
   return Promise.all(items.map(async (c) => {
-    if (!c.likesCount) return [c.id, []] as const;
-    return [c.id, currentLikers(found.get(itemKey(keys.commentLikers(c.id))), c) ?? await edgeIds('GSI1', keys.likesOf(c.id), EMBED_LIMIT.list)] as const;
+    if (!c.likesCount) return [c.id, [], false] as const;
+    const likes = currentLikers(found.get(itemKey(keys.commentLikers(c.id))), c) ?? await edgeIds('GSI1', keys.likesOf(c.id), EMBED_LIMIT.list);
+    return [c.id, likes, found.has(itemKey(keys.commentLike(c.id, callerId)))] as const;
   }));
 }
 
@@ -83,6 +85,7 @@ export async function threadPage<H>(spec: ThreadSpec<H>): Promise<ThreadPage<H>>
   const [head, first] = await Promise.all([spec.head, queryAfter(partition, spec.cursor, limit + 1)]);
   const rel = new Map<string, Relation>();
   const likes = new Map<string, string[]>();
+  const likedByCaller = new Set<string>();
   const visible: CommentItem[] = [];
   let batch = first;
   let scannedTo = spec.cursor;
@@ -92,11 +95,14 @@ export async function threadPage<H>(spec: ThreadSpec<H>): Promise<ThreadPage<H>>
     const [found, liked] = await Promise.all([
       unknown.length ? relations(callerId, unknown) : new Map<string, Relation>(),
       // Not the likes of items whose author is already known to be hidden (a long run of one).
-      likesOf(batch.items.filter((c) => !blockedEitherWay(rel.get(c.author)))),
+      likesOf(batch.items.filter((c) => !blockedEitherWay(rel.get(c.author))), callerId),
       round === 1 ? spec.checkHead?.(head) : undefined,
     ]);
     for (const [k, v] of found) rel.set(k, v);
-    for (const [k, v] of liked) likes.set(k, v);
+    for (const [k, v, mine] of liked) {
+      likes.set(k, v);
+      if (mine) likedByCaller.add(k);
+    }
     if (headAuthors.some((a) => rel.get(a)?.blocksCaller)) throw spec.hidden();
     if (round === 1 && (spec.hiddenEitherWay?.(head) ?? []).some((a) => rel.get(a)?.isBlocked)) throw spec.hidden();
 
@@ -105,7 +111,7 @@ export async function threadPage<H>(spec: ThreadSpec<H>): Promise<ThreadPage<H>>
       scannedTo = item.createdAt;
       if (!blockedEitherWay(rel.get(item.author))) visible.push(item);
     }
-    const present = (items: CommentItem[]) => items.map((c) => toComment(c, likes.get(c.id) ?? []));
+    const present = (items: CommentItem[]) => items.map((c) => toComment(c, likes.get(c.id) ?? [], likedByCaller.has(c.id)));
     if (visible.length > limit) {
       const page = visible.slice(0, limit);
       return { head, comments: present(page), pagination: { hasMore: true, nextCursor: page[limit - 1]!.createdAt } };

@@ -47,12 +47,15 @@ export interface Comment {
   parentComment: string | null;
   replyTo: string | null;
   likes: string[];
+  /** Beyond the seed's fields: the exact number of likes (likes holds the newest 10 at most), and whether the caller is one. */
+  likesCount: number;
+  isLiked: boolean;
   repliesCount: number;
   createdAt: string;
   updatedAt: string;
 }
 
-export function toComment(item: CommentItem, likes: string[]): Comment {
+export function toComment(item: CommentItem, likes: string[], isLiked = false): Comment {
   return {
     _id: item.id,
     text: item.text,
@@ -61,6 +64,8 @@ export function toComment(item: CommentItem, likes: string[]): Comment {
     parentComment: item.parentComment ?? null,
     replyTo: item.replyTo ?? null,
     likes,
+    likesCount: item.likesCount ?? 0,
+    isLiked,
     repliesCount: item.repliesCount ?? 0,
     createdAt: item.createdAt,
     updatedAt: item.updatedAt,

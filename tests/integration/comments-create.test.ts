@@ -18,7 +18,7 @@ describe('POST /comments/create/{post_id}', () => {
       message: 'Comment created successfully',
       comment: {
         _id: expect.any(String), text: 'Nice shot 📷', author: commenter!.id, post: post.id,
-        parentComment: null, replyTo: null, likes: [], repliesCount: 0,
+        parentComment: null, replyTo: null, likes: [], likesCount: 0, isLiked: false, repliesCount: 0,
         createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/), updatedAt: res.body.comment.createdAt,
       },
     });
@@ -126,7 +126,7 @@ describe('POST /comments/reply/{comment_id}', () => {
       message: 'Reply created successfully',
       data: {
         _id: expect.any(String), text: 'answer', author: b!.id, post: post.id, parentComment: top._id, replyTo: top._id,
-        likes: [], repliesCount: 0, createdAt: expect.any(String), updatedAt: res.body.data.createdAt,
+        likes: [], likesCount: 0, isLiked: false, repliesCount: 0, createdAt: expect.any(String), updatedAt: res.body.data.createdAt,
       },
     });
     expect(await commentItem(res.body.data._id)).toMatchObject({ GSI1PK: keys.repliesOf(top._id), GSI1SK: res.body.data.createdAt });

@@ -1,6 +1,6 @@
 import { makeUsers } from '../support/factories';
 import { makePost, dropPost } from '../support/comment-fixtures';
-import { comment, reply, created, like, unlike, remove, commentItem, gsi1, traceRecords } from '../support/comment-api';
+import { comment, comments, replies, reply, created, like, unlike, remove, commentItem, gsi1, traceRecords } from '../support/comment-api';
 import { getItem } from '../support/db';
 import * as keys from '../../lib/keys';
 import { newId } from '../../lib/ids';
@@ -30,6 +30,33 @@ describe('POST /comments/like and /comments/unlike', () => {
     expect(again.status).toBe(200);
     expect(again.body).toMatchObject({ isLiked: false, likesCount: 0 });
     expect((await commentItem(c._id))!.likesCount).toBe(0);
+  });
+
+  it('a comment in a list carries likesCount and the caller\'s isLiked, also past the 10 newest likers its likes array holds', async () => {
+    const [author, early, ...fans] = await makeUsers(13);
+    const post = await makePost(author!);
+    const c = created(await comment(author!, post.id, 'popular'));
+    const r = created(await reply(author!, c._id, { text: 'a reply' }));
+    expect((await like(early!, c._id)).status).toBe(200);
+    expect((await like(early!, r._id)).status).toBe(200);
+    for (const f of fans) expect((await like(f, c._id)).status).toBe(200);
+    const seenBy = async (u: typeof author) => (await comments(u!, post.id)).body.data.comments.find((x: { _id: string }) => x._id === c._id);
+    // 12 likes: the array holds the newest 10, without the first liker, who still sees isLiked.
+    const byEarly = await seenBy(early);
+    expect(byEarly).toMatchObject({ likesCount: 12, isLiked: true });
+    expect(byEarly.likes).toHaveLength(10);
+    expect(byEarly.likes).not.toContain(early!.id);
+    expect(await seenBy(fans[0])).toMatchObject({ likesCount: 12, isLiked: true });
+    expect(await seenBy(author)).toMatchObject({ likesCount: 12, isLiked: false });
+    // At once after an unlike, strongly consistent.
+    expect((await unlike(early!, c._id)).status).toBe(200);
+    expect(await seenBy(early)).toMatchObject({ likesCount: 11, isLiked: false });
+    const rep = (await replies(early!, c._id)).body.data.replies[0];
+    expect(rep).toMatchObject({ _id: r._id, likesCount: 1, isLiked: true, likes: [early!.id] });
+    // A new comment's answer: no likes.
+    expect(created(await comment(author!, post.id, 'fresh'))).toBeDefined();
+    const fresh = await comment(author!, post.id, 'fresh too');
+    expect(fresh.body.comment).toMatchObject({ likes: [], likesCount: 0, isLiked: false });
   });
 
   it('races: 10 users liking twice at once and 3 of them unliking leave likesCount equal to the edges', async () => {
