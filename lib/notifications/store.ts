@@ -186,6 +186,13 @@ export async function markAllRead(
   const [stored] = await Promise.all([db.send(new GetCommand({ TableName: TABLE, Key: key, ConsistentRead: true })), opts.gate]);
   let before = storedState(stored.Item);
   for (let attempt = 1; ; attempt++) {
+    if (before.readUpTo !== undefined && before.readUpTo >= now) {
+      // A mark of a later moment already stands (another device's, which won the race): all
+      // up to now is read, and what was counted after that mark is not this one's to clear.
+      // The watermark never moves back; only the record is written.
+      await transact([record(before, before)]);
+      return;
+    }
     const is = (name: 'unread' | 'readUpTo') => (before[name] === undefined ? `attribute_not_exists(${name})` : `${name} = :${name}`);
     const after = { unread: 0, readUpTo: now };
     const exact = attempt < MARK_ATTEMPTS;
@@ -195,10 +202,9 @@ export async function markAllRead(
           TableName: TABLE,
           Key: key,
           UpdateExpression: 'SET readUpTo = :now, unread = :zero',
-          ...(exact ? {
-            ConditionExpression: `${is('unread')} AND ${is('readUpTo')}`,
-            ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
-          } : {}),
+          // The last attempt takes whatever the state is, but never a later mark's watermark.
+          ConditionExpression: exact ? `${is('unread')} AND ${is('readUpTo')}` : 'attribute_not_exists(readUpTo) OR readUpTo < :now',
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
           ExpressionAttributeValues: {
             ':now': now, ':zero': 0,
             ...(exact && before.unread !== undefined ? { ':unread': before.unread } : {}),
@@ -211,9 +217,10 @@ export async function markAllRead(
       await transact([update, record(before, after)]);
       return;
     } catch (err) {
-      if (!(err instanceof ConditionFailed) || err.index !== 0 || !exact) throw err;
+      if (!(err instanceof ConditionFailed) || err.index !== 0) throw err;
       before = storedState(err.items[0]);
-      await pause(attempt);
+      // The last attempt fails only under a later mark: the loop then writes the record alone.
+      if (exact) await pause(attempt);
     }
   }
 }

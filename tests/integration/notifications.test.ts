@@ -266,6 +266,24 @@ describe('marking read, racing a new notification', () => {
     expect(await getItem(keys.notificationState(me.id))).toMatchObject({ unread: 0 });
     expect(await traceRecords(traceCtx.traceId)).toHaveLength(1);
   });
+
+  it('never moves the watermark back: a mark of an earlier moment, after a later one stands, changes nothing and writes its record', async () => {
+    const [me] = await users(1);
+    const mark = (now: string, traceId: string) => {
+      const traceCtx = { traceId, scenarioId: '', stepId: '', simTimestamp: Date.now() };
+      return markAllRead(me.id, (before, after) => logItem(traceCtx, { type: 'NOTIFICATIONS_READ', description: 'test', actorId: me.id, diff: diffState(before, after) }), { now });
+    };
+    // Device B marks at t2; a notification comes after it; device A's mark, started at t1 < t2, writes last.
+    const t2 = new Date().toISOString();
+    await mark(t2, `late-b-${me.id}`);
+    await new Promise((r) => setTimeout(r, 5));
+    await addNotification({ kind: 'FOLLOW', recipientId: me.id, actorId: 'LATEFAN', cause: `TEST#late#${me.id}` });
+    expect(await getItem(keys.notificationState(me.id))).toMatchObject({ unread: 1, readUpTo: t2 });
+    await mark(new Date(Date.parse(t2) - 60_000).toISOString(), `late-a-${me.id}`);
+    // Before, A set readUpTo back to t1 and unread to 0: the notifications of (t1, t2] were listed unread, uncounted.
+    expect(await getItem(keys.notificationState(me.id))).toMatchObject({ unread: 1, readUpTo: t2 });
+    expect((await traceRecords(`late-a-${me.id}`) as { stateDiff: { changes: string[] } }[]).map((r) => r.stateDiff.changes)).toEqual([[]]);
+  });
 });
 
 describe('change records redriven late (a dead letter sent back)', () => {
