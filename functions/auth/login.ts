@@ -63,6 +63,12 @@ export const handler = http({ auth: false, body: loginBody }, async ({ body, tra
       if (attempt) await failed(attempt);
       throw new InvalidCredentials();
     }
+    // An account deleted since its claim was read is no account: as unknown, the mark withdrawn
+    // (its partition is being swept; a session written there would be refused anyway).
+    if (user.deletedAt) {
+      await release(attempt!);
+      throw new InvalidCredentials();
+    }
     // Told only to whoever knows the password (contract section 15: suspended until unsuspended).
     if (user.suspendedAt) {
       await release(attempt!);

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { http } from '../../lib/http';
 import { hashPassword } from '../../lib/auth/password';
-import { admit, confirmPassword, release } from '../../lib/auth/login-guard';
+import { admit, confirmPassword, release, withdraw } from '../../lib/auth/login-guard';
 import { endAllSessions, sessionKeys } from '../../lib/auth/sessions';
 import { InvalidCredentials } from '../../lib/errors';
 import { allSettled } from '../../lib/settle';
@@ -21,7 +21,8 @@ export const handler = http({ body: passwordBody }, async ({ body, caller, trace
   // The check is admitted by the login lock beside them too; the verdict waits for it.
   const admitted = admit(caller.userId);
   const [{ user, attempt }, passwordHash, sessions] = await allSettled([
-    caller.user().then(async (user) => ({ user, attempt: await confirmPassword(user, body.currentPassword, admitted) })),
+    // A refused token is no check of the password: its admission is withdrawn before the 401.
+    caller.user().catch((err) => withdraw(admitted, err)).then(async (user) => ({ user, attempt: await confirmPassword(user, body.currentPassword, admitted) })),
     hashPassword(body.newPassword),
     // Only the cleanup after the change needs it: if this read fails, the change still goes
     // through and the dead sessions are read again after it (endAllSessions' default).

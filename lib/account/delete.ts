@@ -11,10 +11,35 @@ import { InvalidCredentials } from '../errors';
 import { diffState } from '../audit/diff';
 import type { TraceContext } from '../audit/context';
 import { TABLE } from '../db/client';
+import { ConditionFailed } from '../db/transact';
+import { getUser } from '../users/repo';
 import { goneChanged, goneItem } from './gone';
 import { SWEEP_KINDS, jobItem, type AccountParams } from './jobs';
 
+/** Attempts of the deletion when a racing profile edit moved what it releases. */
+const NAME_ATTEMPTS = 3;
+
+/**
+ * Deletes the account in one transaction. A profile edit racing it (a new username, e-mail or
+ * name) moves the claims and search terms it releases, each deleted under its `userId`: the
+ * deletion then goes again from the account as it is now, while its password hash is the one
+ * just checked (else 401 INVALID_CREDENTIALS).
+ */
 export async function deleteAccount(user: UserItem, trace: TraceContext, payload: Record<string, unknown>): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await deleteOnce(user, trace, payload);
+      return;
+    } catch (err) {
+      if (!(err instanceof ConditionFailed) || attempt >= NAME_ATTEMPTS) throw err;
+      const now = await getUser(user.id);
+      if (!now || now.deletedAt || now.passwordHash !== user.passwordHash) throw new InvalidCredentials();
+      user = now;
+    }
+  }
+}
+
+async function deleteOnce(user: UserItem, trace: TraceContext, payload: Record<string, unknown>): Promise<void> {
   const now = new Date().toISOString();
   const params: AccountParams = { userId: user.id, trace, deletedAt: now };
   await endAllSessions(user, trace, {

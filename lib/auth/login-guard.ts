@@ -119,6 +119,17 @@ export async function release(attempt: Attempt): Promise<void> {
   }));
 }
 
+/**
+ * Ends an admitted check that got no verdict on the password (its token refused: the session
+ * ended, the account suspended or deleted; or the change failing after a right password): its
+ * mark is released, so it counts neither as a failure nor as a running check, and `err` is
+ * thrown on. A refused token never locks its account.
+ */
+export async function withdraw(admitted: Promise<Attempt>, err: unknown): Promise<never> {
+  await admitted.then(release).catch(() => undefined);
+  throw err;
+}
+
 /** Counts an admitted check as the failure it was; locks the account at the tenth within 15 minutes. */
 export async function failed(attempt: Attempt, now = Date.now()): Promise<void> {
   const key = keys.loginGuard(attempt.userId);
