@@ -55,7 +55,7 @@ export const handler = http({ body: editBody }, async ({ body, caller, trace, pa
       if (!(err instanceof ConditionFailed) || attempt >= ATTEMPTS) throw err;
       await pause(attempt);
       const fresh = await getUser(current.id);
-      if (!fresh) throw new Unauthorized('The account of this token no longer exists.');
+      if (!fresh || fresh.deletedAt || fresh.suspendedAt) throw new Unauthorized('This account no longer exists or is suspended.');
       current = fresh;
     }
   }

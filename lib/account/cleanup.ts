@@ -51,9 +51,19 @@ export const SETTLE_PAUSE_MS = 500;
 const SETTLE_CURSOR = 'settle#';
 const pause = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
-/** How much of the index's margin is left for this sweep (0: none, or it reads no index). */
+/**
+ * How long after the deletion a request of the account can still write: one whose caller was
+ * read just before the deletion committed runs at most the HTTP functions' timeout
+ * (serverless.yml provider.timeout; tests/deploy/package.test.ts holds the two together), its
+ * retries on a busy item included. None of the account's own writes re-checks the account in its
+ * transaction (a follow, a like, a comment, a post), so every sweep reads its range until this
+ * has passed: a write that lands after a sweep's first pass is still swept with its counter.
+ */
+export const REQUEST_MAX_MS = 10_000;
+
+/** How much of the margin is left for this sweep: REQUEST_MAX_MS, and INDEX_SETTLE_MS more for a sweep that reads an index. */
 const settleLeft = (sweep: Sweep, params: AccountParams): number =>
-  (sweep.range(params.userId).index && params.deletedAt ? Math.max(0, INDEX_SETTLE_MS - (Date.now() - Date.parse(params.deletedAt))) : 0);
+  (params.deletedAt ? Math.max(0, REQUEST_MAX_MS + (sweep.range(params.userId).index ? INDEX_SETTLE_MS : 0) - (Date.now() - Date.parse(params.deletedAt))) : 0);
 
 /** Transactions of one step in flight at once. */
 const PARALLEL = 16;
@@ -322,13 +332,14 @@ function job(sweep: Sweep, last: (params: AccountParams) => Promise<void>): JobK
         if (items.length) await sweep.remove(items, params);
         removed += items.length;
         if (!next) {
-          // An index shows a write of the last moments before the deletion later than the table
-          // does: a like, comment or upload committed just before it could be missing from a
-          // read made at once, and left behind for good with its counter (contract section 13:
-          // no item of the account remains). So a sweep that reads an index and reached its end
-          // within INDEX_SETTLE_MS of the deletion reads its range again from the start (what it
-          // removed is gone; only late items are left), as a deleted post's cleanup waits
-          // (lib/cleanup/worker.ts). A margin, not a proof: DynamoDB bounds no index's lag.
+          // A request of the account that began before the deletion can still commit a write
+          // after this read (REQUEST_MAX_MS), and an index shows a write of the last moments
+          // later than the table does: a like, comment or upload could be missing from a read
+          // made at once, and left behind for good with its counter (contract section 13: no
+          // item of the account remains). So a sweep that reached its end within its margin
+          // reads its range again from the start (what it removed is gone; only late items are
+          // left), as a deleted post's cleanup waits (lib/cleanup/worker.ts). The index's part
+          // is a margin, not a proof: DynamoDB bounds no index's lag.
           const left = settleLeft(sweep, params);
           if (left > 0) {
             await pause(Math.min(left, SETTLE_PAUSE_MS));

@@ -223,7 +223,8 @@ export async function editProfile(current: UserItem, changes: ProfileChanges, tr
         TableName: TABLE,
         Key: keys.user(current.id),
         UpdateExpression: `SET ${['updatedAt', ...fields].map((f) => `#${f} = :${f}`).join(', ')}`,
-        ConditionExpression: '#updatedAt = :prev',
+        // Not over a deletion or a suspension that committed since the caller was read.
+        ConditionExpression: '#updatedAt = :prev AND attribute_not_exists(deletedAt) AND attribute_not_exists(suspendedAt)',
         ExpressionAttributeNames: names,
         ExpressionAttributeValues: values,
       },

@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { ROOT, functionNames, routes } from '../../scripts/lib/manifests.mjs';
+import { REQUEST_MAX_MS } from '../../lib/account/cleanup';
 
 type Resource = { Type: string; Properties: Record<string, any>; DependsOn?: string | string[]; DeletionPolicy?: string }; // eslint-disable-line @typescript-eslint/no-explicit-any
 const iam = JSON.parse(readFileSync(join(ROOT, 'resources/iam.json'), 'utf8')).functions as Record<string, string[]>;
@@ -240,6 +241,16 @@ it('packages the prod stage offline into a template with all of it', () => {
   // failure stays one data point of its Errors metric.
   const sweeperConfig = ofType('AWS::Lambda::EventInvokeConfig').find(([, c]) => c.Properties.FunctionName.Ref === sweeperId)!;
   expect(sweeperConfig[1].Properties.MaximumRetryAttempts).toBe(0);
+});
+
+it('gives no HTTP function a timeout past REQUEST_MAX_MS, the margin every sweep of a deleted account waits for its late writes', () => {
+  const byName = new Map(ofType('AWS::Lambda::Function').map(([, r]) => [r.Properties.FunctionName, r.Properties.Timeout]));
+  const http = [...new Set(routes().map((r) => r.name))];
+  expect(http.length).toBeGreaterThan(40);
+  for (const name of http) {
+    const timeout = byName.get(`aperture-prod-${name}`);
+    expect({ name, within: typeof timeout === 'number' && timeout * 1000 <= REQUEST_MAX_MS }).toEqual({ name, within: true });
+  }
 });
 
 describe('node flags: every function\'s runtime starts through resources/node-flags/node-flags', () => {

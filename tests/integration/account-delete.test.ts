@@ -29,6 +29,7 @@ import { handler as notificationsH } from '../../functions/notifications/list';
 import { handler as suggestedH } from '../../functions/users/suggested';
 import { transact } from '../../lib/db/transact';
 import { postLikeItem } from '../../lib/posts/edges';
+import { followEdge, moveCounters } from '../../lib/graph/edges';
 import { handler as reportH } from '../../functions/reports/create';
 
 let stream: TestStream;
@@ -154,6 +155,25 @@ describe('DELETE /users/me', () => {
     expect(after).toMatchObject({ reporters: 1, status: 'open' });
     expect(after).not.toHaveProperty('note');
     expect(await getItem(keys.reporter(id, v.id))).toBeDefined();
+  }, 120_000);
+
+  it('a follow the account committed seconds after its deletion (its request began before it) is swept too, with its counters', async () => {
+    const [u, star] = await users(2);
+    const before = new Date().toISOString();
+    expect((await remove(u)).status).toBe(200);
+    // A follow request of u that read u before the deletion, and whose transaction waited on a
+    // busy star's item (conflict retries) until 7 s after it: the following sweep had read u's
+    // partition long before; the account's final job used to delete the edge plainly, leaving
+    // star's followersCount one too high for good.
+    await new Promise((r) => setTimeout(r, 7_000));
+    await transact([
+      { op: { Put: { TableName: TABLE, Item: followEdge(u.id, star.id, before) } } },
+      moveCounters(star.id, { followersCount: 1 }),
+      moveCounters(u.id, { followingCount: 1 }),
+    ]);
+    await cleanedUp(u.id);
+    expect(await getItem(keys.follow(u.id, star.id))).toBeUndefined();
+    expect(await getItem(keys.user(star.id))).toMatchObject({ followersCount: 0 });
   }, 120_000);
 
   it('a like an index shows only after the deletion (committed just before it) is swept too, with its count', async () => {

@@ -10,10 +10,12 @@ import { handler as login } from '../../functions/auth/login';
 import { handler as logout } from '../../functions/auth/logout';
 import { handler as changePassword } from '../../functions/auth/password';
 import { handler as deleteMe } from '../../functions/users/delete';
-import { handler as editProfile } from '../../functions/users/edit';
+import { handler as editProfileH } from '../../functions/users/edit';
 import { handler as register } from '../../functions/auth/register';
 import { deleteAccount } from '../../lib/account/delete';
 import { getUser } from '../../lib/users/repo';
+import { editProfile } from '../../lib/users/write';
+import { ConditionFailed } from '../../lib/db/transact';
 import { MAX_FAILURES } from '../../lib/auth/login-guard';
 import { db, TABLE } from '../../lib/db/client';
 import * as keys from '../../lib/keys';
@@ -46,7 +48,7 @@ describe('an account deletion', () => {
     const u = await makeUser();
     const read = (await getUser(u.id))!;
     const renamed = uniq('ren');
-    const edit = await call(editProfile, 'POST /users/profile/edit', { token: u.token, body: { username: renamed, name: 'Quite Another Name' } });
+    const edit = await call(editProfileH, 'POST /users/profile/edit', { token: u.token, body: { username: renamed, name: 'Quite Another Name' } });
     expect(edit.status).toBe(200);
     // The account as read before the edit: its old username claim and search terms are gone.
     // Before, the deletion's transaction failed on them, a raw condition failure (a 500).
@@ -62,9 +64,20 @@ describe('an account deletion', () => {
     const u = await makeUser();
     const read = (await getUser(u.id))!;
     expect((await call(changePassword, 'POST /auth/password', { token: u.token, body: { currentPassword: u.password, newPassword: 'changed password' } })).status).toBe(200);
-    await call(editProfile, 'POST /users/profile/edit', { token: u.token, body: { username: uniq('ren') } });
+    await call(editProfileH, 'POST /users/profile/edit', { token: u.token, body: { username: uniq('ren') } });
     await expect(deleteAccount(read, { traceId: `race-del2-${u.id}`, scenarioId: '', stepId: '', simTimestamp: Date.now() }, {})).rejects.toMatchObject({ status: 401, code: 'INVALID_CREDENTIALS' });
     expect((await getUser(u.id))?.deletedAt).toBeUndefined();
+  });
+});
+
+describe('a profile edit', () => {
+  it.each(['deletedAt', 'suspendedAt'])('that read its account before %s was set writes nothing over it (its search items would outlive the cleanup)', async (field) => {
+    const u = await makeUser();
+    const read = (await getUser(u.id))!;
+    await db.send(new UpdateCommand({ TableName: TABLE, Key: keys.user(u.id), UpdateExpression: 'SET #f = :now', ExpressionAttributeNames: { '#f': field }, ExpressionAttributeValues: { ':now': new Date().toISOString() } }));
+    const trace = { traceId: `race-edit-${u.id}`, scenarioId: '', stepId: '', simTimestamp: Date.now() };
+    await expect(editProfile(read, { name: 'Written Too Late' }, trace, {})).rejects.toBeInstanceOf(ConditionFailed);
+    expect(await getUser(u.id)).toMatchObject({ name: read.name, updatedAt: read.updatedAt });
   });
 });
 
