@@ -44,8 +44,8 @@ export const handler = http({ params, body, scope: requireScope(MODERATE) }, asy
     const owner = target?.type === 'user' ? target.item : await getUser(ownerId);
     if (owner?.id === caller.userId) throw new SelfAction('You cannot suspend yourself.');
     // Not suspended again, nor a deleted account: the report is resolved alone.
-    if (owner && !owner.suspendedAt && !owner.deletedAt) {
-      await suspendAccount(owner, caller.userId, trace, { params, body }, [...done, record]);
+    // Suspended by a racing resolution meanwhile (suspendAccount answers false): resolved alone too.
+    if (owner && !owner.suspendedAt && !owner.deletedAt && await suspendAccount(owner, caller.userId, trace, { params, body }, [...done, record])) {
       return { body: { message: 'Report resolved', report: toReport(resolved(report, body.action, body.note, caller.userId, at)) } };
     }
   }

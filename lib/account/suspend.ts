@@ -12,9 +12,35 @@ import { logItem } from '../audit/records';
 import type { TraceContext } from '../audit/context';
 import type { UserItem } from '../users/model';
 import { goneChanged, goneItem, unsuspended } from './gone';
+import { getUser } from '../users/repo';
 
-/** Suspends `user` (with `extra` items in the same transaction: the report's resolution). */
-export async function suspendAccount(user: UserItem, moderatorId: string, trace: TraceContext, payload: Record<string, unknown>, extra: TxItem[] = []): Promise<void> {
+/** Attempts of a suspension whose account's session epoch moved under it. */
+const SUSPEND_ATTEMPTS = 3;
+
+/**
+ * Suspends `user` (with `extra` items in the same transaction: the report's resolution). The
+ * write is conditioned on the session epoch read with `user`; when it moved (the owner's
+ * password change or logouts, another moderator's suspension), the account is read again: a
+ * deleted one is a 404, one suspended meanwhile answers false (nothing written, `extra`
+ * neither), and any other goes again with its new epoch.
+ */
+export async function suspendAccount(user: UserItem, moderatorId: string, trace: TraceContext, payload: Record<string, unknown>, extra: TxItem[] = []): Promise<boolean> {
+  for (let attempt = 1; ; attempt++) {
+    const moved = new NotFound('user');
+    try {
+      await suspendOnce(user, moderatorId, trace, payload, extra, moved);
+      return true;
+    } catch (err) {
+      if (err !== moved || attempt >= SUSPEND_ATTEMPTS) throw err;
+      const now = await getUser(user.id);
+      if (!now || now.deletedAt) throw err;
+      if (now.suspendedAt) return false;
+      user = now;
+    }
+  }
+}
+
+async function suspendOnce(user: UserItem, moderatorId: string, trace: TraceContext, payload: Record<string, unknown>, extra: TxItem[], moved: NotFound): Promise<void> {
   const now = new Date().toISOString();
   await endAllSessions(user, trace, {
     type: 'USER_SUSPENDED',
@@ -24,8 +50,8 @@ export async function suspendAccount(user: UserItem, moderatorId: string, trace:
     diff: { before: { suspended: false }, after: { suspended: true }, changes: ['suspended'] },
   }, {
     set: { suspendedAt: now },
-    // The epoch read with `user` must still be there: a deletion racing this one moved it (404).
-    onConflict: () => new NotFound('user'),
+    // The epoch read with `user` must still be there (suspendAccount reads it again if not).
+    onConflict: () => moved,
     extra: [
       goneItem(user.id, 'suspended', now),
       goneChanged(),

@@ -13,6 +13,7 @@ import { handler as deleteMe } from '../../functions/users/delete';
 import { handler as editProfileH } from '../../functions/users/edit';
 import { handler as register } from '../../functions/auth/register';
 import { deleteAccount } from '../../lib/account/delete';
+import { suspendAccount } from '../../lib/account/suspend';
 import { getUser } from '../../lib/users/repo';
 import { editProfile } from '../../lib/users/write';
 import { ConditionFailed } from '../../lib/db/transact';
@@ -78,6 +79,32 @@ describe('a profile edit', () => {
     const trace = { traceId: `race-edit-${u.id}`, scenarioId: '', stepId: '', simTimestamp: Date.now() };
     await expect(editProfile(read, { name: 'Written Too Late' }, trace, {})).rejects.toBeInstanceOf(ConditionFailed);
     expect(await getUser(u.id)).toMatchObject({ name: read.name, updatedAt: read.updatedAt });
+  });
+});
+
+describe('a suspension', () => {
+  const trace = (id: string) => ({ traceId: id, scenarioId: '', stepId: '', simTimestamp: Date.now() });
+
+  it('of an account whose session epoch moved since it was read (its owner changed the password) goes again and suspends it', async () => {
+    const [u, mod] = [await makeUser(), await makeUser()];
+    const read = (await getUser(u.id))!;
+    expect((await call(changePassword, 'POST /auth/password', { token: u.token, body: { currentPassword: u.password, newPassword: 'another password' } })).status).toBe(200);
+    // Before, the moved epoch was a 404 for an account that exists.
+    expect(await suspendAccount(read, mod.id, trace(`race-susp-${u.id}`), {})).toBe(true);
+    expect(await getUser(u.id)).toMatchObject({ suspendedAt: expect.any(String) });
+    expect((await logIn(u.username, 'another password')).status).toBe(403);
+  });
+
+  it('of an account another moderator suspended meanwhile writes nothing and says so (false); of a deleted one is a 404', async () => {
+    const [u, v, mod] = [await makeUser(), await makeUser(), await makeUser()];
+    const read = (await getUser(u.id))!;
+    expect(await suspendAccount((await getUser(u.id))!, mod.id, trace(`race-susp2a-${u.id}`), {})).toBe(true);
+    const suspendedAt = (await getUser(u.id))!.suspendedAt;
+    expect(await suspendAccount(read, mod.id, trace(`race-susp2b-${u.id}`), {})).toBe(false);
+    expect((await getUser(u.id))!.suspendedAt).toBe(suspendedAt);
+    const readV = (await getUser(v.id))!;
+    expect((await call(deleteMe, 'DELETE /users/me', { token: v.token, body: { password: v.password } })).status).toBe(200);
+    await expect(suspendAccount(readV, mod.id, trace(`race-susp3-${v.id}`), {})).rejects.toMatchObject({ status: 404 });
   });
 });
 
