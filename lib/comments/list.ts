@@ -13,13 +13,12 @@ import { batchGet, itemKey } from '../db/batch';
 import * as keys from '../keys';
 import { INDEX } from '../keys';
 import { blockedEitherWay, relations, type Relation } from '../graph/relations';
+import { REFILL_MIN } from '../graph/lists';
 import { edgeIds, EMBED_LIMIT } from '../users/repo';
 import { toComment, type Comment, type CommentItem } from './model';
 import { currentLikers, LIKERS_NAMES, LIKERS_PROJECTION, type LikersView } from '../posts/likers-item';
 
 const MAX_ROUNDS = 4;
-/** Refill reads fetch at least this many items: hidden runs are usually short, round trips are not free. */
-const REFILL_MIN = 25;
 /** The largest read of a page that has met nothing to show in MAX_ROUNDS (a long hidden run). */
 const RUN_READ_MAX = 1_000;
 

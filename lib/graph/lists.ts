@@ -46,13 +46,13 @@ export const REFILL_MIN = 25;
 export type ListRead = (after: string | undefined, count: number) => Promise<{ sortKeys: string[]; end: boolean }>;
 
 /**
- * The sort keys of a page of `limit` entries after `after`, without `hidden` ids: reads until
- * it holds limit + 1 visible entries or the list ends. hasMore and the cursor are of visible
- * entries only.
+ * A page of `limit` entries after `cursor` (the user lists' opaque cursor), without `hidden`
+ * ids: reads until it holds limit + 1 visible entries or the list ends. The ids, hasMore and
+ * the next cursor are of visible entries only.
  */
-export async function visiblePage(read: ListRead, limit: number, after: string | undefined, hidden?: Promise<ReadonlySet<string>>): Promise<{ sortKeys: string[]; hasMore: boolean }> {
+export async function visiblePage(read: ListRead, limit: number, cursor: string | undefined, hidden?: Promise<ReadonlySet<string>>): Promise<{ ids: string[]; hasMore: boolean; nextCursor: string | null }> {
   const kept: string[] = [];
-  let at = after;
+  let at = cursor === undefined ? undefined : decodeCursor(cursor);
   let count = limit + 1;
   for (;;) {
     const [batch, skip] = await Promise.all([read(at, count), hidden]);
@@ -61,7 +61,9 @@ export async function visiblePage(read: ListRead, limit: number, after: string |
     at = batch.sortKeys[batch.sortKeys.length - 1];
     count = Math.max(limit + 1 - kept.length, REFILL_MIN);
   }
-  return { sortKeys: kept.slice(0, limit), hasMore: kept.length > limit };
+  const page = kept.slice(0, limit);
+  const hasMore = kept.length > limit;
+  return { ids: page.map(idOf), hasMore, nextCursor: hasMore ? encodeCursor(page[page.length - 1]!) : null };
 }
 
 export async function edgePage(kind: ListKind, ownerId: string, limit: number, cursor?: string, hidden?: Promise<ReadonlySet<string>>): Promise<EdgePage> {
@@ -84,9 +86,6 @@ export async function edgePage(kind: ListKind, ownerId: string, limit: number, c
     // DynamoDB may stop early (1 MB): only a missing LastEvaluatedKey ends the list.
     return { sortKeys: (res.Items ?? []).map((item) => String(item[sk])), end: res.LastEvaluatedKey === undefined };
   };
-  const page = await visiblePage(read, limit, cursor === undefined ? undefined : decodeCursor(cursor), hidden);
-  return {
-    ids: page.sortKeys.map(idOf),
-    pagination: { hasMore: page.hasMore, nextCursor: page.hasMore ? encodeCursor(page.sortKeys[page.sortKeys.length - 1]!) : null },
-  };
+  const { ids, hasMore, nextCursor } = await visiblePage(read, limit, cursor, hidden);
+  return { ids, pagination: { hasMore, nextCursor } };
 }

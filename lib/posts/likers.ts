@@ -5,7 +5,6 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from '../db/client';
 import * as keys from '../keys';
 import { INDEX } from '../keys';
-import { decodeCursor, encodeCursor } from '../graph/cursor';
 import { visiblePage, type ListRead } from '../graph/lists';
 
 export interface LikerPage {
@@ -39,10 +38,5 @@ export async function likers(postId: string, limit: number, cursor?: string, hid
     const sortKeys = await likeKeys(postId, count, after);
     return { sortKeys, end: sortKeys.length < count };
   };
-  const page = await visiblePage(read, limit, cursor === undefined ? undefined : decodeCursor(cursor), hidden);
-  return {
-    ids: page.sortKeys.map((sk) => sk.split('#').pop()!),
-    hasMore: page.hasMore,
-    nextCursor: page.hasMore ? encodeCursor(page.sortKeys[page.sortKeys.length - 1]!) : null,
-  };
+  return visiblePage(read, limit, cursor, hidden);
 }
