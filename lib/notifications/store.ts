@@ -180,12 +180,17 @@ export async function markAllRead(
   opts: { now?: string; gate?: Promise<unknown> } = {},
 ): Promise<void> {
   const key = keys.notificationState(recipientId);
-  const now = opts.now ?? new Date().toISOString();
+  const first = opts.now ?? new Date().toISOString();
   // `gate`: what must hold before anything is written (the caller's own read, which refuses an
   // ended session); the state is read beside it.
   const [stored] = await Promise.all([db.send(new GetCommand({ TableName: TABLE, Key: key, ConsistentRead: true })), opts.gate]);
   let before = storedState(stored.Item);
   for (let attempt = 1; ; attempt++) {
+    // A new moment for each attempt after the first: a notification that made an attempt fail
+    // was counted, and its createdAt (stamped before it committed) may be later than the moment
+    // the mark began; a watermark behind it would leave it listed unread with the count at 0.
+    const fresh = new Date().toISOString();
+    const now = attempt === 1 || fresh < first ? first : fresh;
     if (before.readUpTo !== undefined && before.readUpTo >= now) {
       // A mark of a later moment already stands (another device's, which won the race): all
       // up to now is read, and what was counted after that mark is not this one's to clear.

@@ -214,7 +214,7 @@ describe('marking read, racing a new notification', () => {
    * Marks everything read (a minute ahead, so every notification so far is before the mark)
    * with \`arrive\` run before each of the mark's transactions; the state each attempt replaced.
    */
-  async function markWhile(userId: string, traceCtx: TraceContext, arrive: () => Promise<void>): Promise<StoredState[]> {
+  async function markWhile(userId: string, traceCtx: TraceContext, arrive: () => Promise<void>, at = new Date(Date.now() + 60_000).toISOString()): Promise<StoredState[]> {
     const send = db.send.bind(db);
     type Sent = { constructor: { name: string }; input?: { TransactItems?: { Update?: { UpdateExpression?: string } }[] } };
     const isMark = (command: Sent) =>
@@ -228,7 +228,7 @@ describe('marking read, racing a new notification', () => {
       await markAllRead(userId, (before, after) => {
         seen.push(before);
         return logItem(traceCtx, { type: 'NOTIFICATIONS_READ', description: 'test', actorId: userId, diff: diffState(before, after) });
-      }, { now: new Date(Date.now() + 60_000).toISOString() });
+      }, { now: at });
     } finally {
       spy.mockRestore();
     }
@@ -265,6 +265,25 @@ describe('marking read, racing a new notification', () => {
     expect(seen.length).toBeGreaterThan(2);
     expect(await getItem(keys.notificationState(me.id))).toMatchObject({ unread: 0 });
     expect(await traceRecords(traceCtx.traceId)).toHaveLength(1);
+  });
+
+  it('a notification that made an attempt fail is read by the next one, though it came after the moment the mark began', async () => {
+    const [me] = await users(1);
+    const traceCtx = { traceId: `fresh-${me.id}`, scenarioId: '', stepId: '', simTimestamp: Date.now() };
+    let landed = false;
+    // The mark began a second ago; the notification lands (createdAt: now) before its first write.
+    const seen = await markWhile(me.id, traceCtx, async () => {
+      if (landed) return;
+      landed = true;
+      await addNotification({ kind: 'FOLLOW', recipientId: me.id, actorId: 'FRESHFAN', cause: `TEST#fresh#${me.id}` });
+    }, new Date(Date.now() - 1_000).toISOString());
+    expect(seen).toEqual([{}, { unread: 1 }]);
+    // Before, the retry kept the first moment: unread 0, the notification listed unread.
+    const state = await getItem(keys.notificationState(me.id));
+    expect(state).toMatchObject({ unread: 0 });
+    const n = await getItem(keys.notification(me.id, `TEST#fresh#${me.id}`));
+    expect(n).toBeDefined();
+    expect(String(state!.readUpTo) >= String(n!.createdAt)).toBe(true);
   });
 
   it('never moves the watermark back: a mark of an earlier moment, after a later one stands, changes nothing and writes its record', async () => {
