@@ -32,7 +32,10 @@ export const SESSION_PREFIX = 'SESSION#';
 export const user = (userId: string) => ({ PK: `USER#${userId}`, SK: 'PROFILE' });
 export const username = (username: string) => ({ PK: `USERNAME#${username.toLowerCase()}`, SK: 'CLAIM' });
 export const email = (email: string) => ({ PK: `EMAIL#${email.toLowerCase()}`, SK: 'CLAIM' });
-export const loginGuard = (userId: string) => ({ PK: `USER#${userId}`, SK: 'LOGIN_GUARD' });
+// The login lock's guard of a subject (lib/auth/login-guard.ts), in the account's partition
+// (`USER#<id>`), or, for an identifier no account holds, in a partition of that identifier's claim.
+export const loginGuard = (partition: string) => ({ PK: partition, SK: 'LOGIN_GUARD' });
+export const unknownLoginGuard = (claim: { PK: string }) => `LOGIN#${claim.PK}`;
 // The caller's suggested users as last computed (lib/graph/suggest.ts), kept with a TTL.
 export const suggestions = (userId: string) => ({ PK: `USER#${userId}`, SK: 'SUGGESTIONS' });
 // Sessions live in their user's partition: a user's sessions, newest first, are one Query

@@ -1,6 +1,6 @@
 // The readable side of the benchmark: the tables and the target checks of issue 7.
 import { median } from './measure.mjs';
-import { scenarioKey } from './scenarios.mjs';
+import { LOGIN_UNKNOWN, LOGIN_WRONG, scenarioKey } from './scenarios.mjs';
 
 // Suggestions: the row measures a call that ranks (at most one per caller every 10 minutes,
 // lib/graph/suggest.ts): authentication's reads with the cached item, 2 rounds of sampling and
@@ -97,6 +97,15 @@ export function checks(result, scenarios) {
       }
     }
     line(seen.length ? !bad.length : null, `(b) second forms within their own round trips (by username: the claim first, 3)${bad.length ? `: ${bad.join('; ')}` : ''}`);
+  }
+
+  // (h) An unknown identifier and a wrong password take the same time (contract section 3).
+  for (const scale of result.scales) {
+    const wrong = scale.endpoints[`POST /auth/login (${LOGIN_WRONG})`];
+    const unknown = scale.endpoints[`POST /auth/login (${LOGIN_UNKNOWN})`];
+    if (!ok(wrong) || !ok(unknown)) continue;
+    const gap = Math.abs(wrong.p50Ms - unknown.p50Ms);
+    line(gap <= 10, `(h) ${scale.name}: login p50, wrong password ${fmt(wrong.p50Ms)} ms, unknown identifier ${fmt(unknown.p50Ms)} ms: ${fmt(gap)} ms apart (target <= 10)`);
   }
 
   // (c) Overhead of the handler over its bare requests.

@@ -148,6 +148,10 @@ const postsOf = (form) => async (ctx, k) => {
  * route (`variant`, e.g. by username) `<route> (<variant>)`. A variant is reported and checked
  * against its own `trips`, and stays out of the checks that compare endpoints.
  */
+/** The login's refusals: a known account with a wrong password, and an identifier no account holds. */
+export const LOGIN_WRONG = 'wrong password';
+export const LOGIN_UNKNOWN = 'unknown identifier';
+
 export const scenarioKey = (s) => (s.variant ? `${s.route} (${s.variant})` : s.route);
 
 export const scenarios = [
@@ -162,6 +166,17 @@ export const scenarios = [
   {
     route: 'POST /auth/login', kind: 'write',
     request: (ctx, k) => ({ body: { identifier: ctx.user(k * 7 + 2).username, password: 'bench-password-1' } }),
+  },
+  // The two refusals an attacker would compare (contract section 3: told apart by nothing, p50s
+  // within 10 ms: check (h)). Each call names another account or identifier, so that no lock of
+  // the address is reached; the address is the bench's one (127.0.0.1).
+  {
+    route: 'POST /auth/login', variant: LOGIN_WRONG, trips: 4, kind: 'write', status: 401,
+    request: (ctx, k) => ({ body: { identifier: ctx.user(k * 11 + 5).username, password: 'not-the-password' } }),
+  },
+  {
+    route: 'POST /auth/login', variant: LOGIN_UNKNOWN, trips: 4, kind: 'write', status: 401,
+    request: (ctx, k) => ({ body: { identifier: `nobody_${ctx.runTag}_${ctx.ds.scale.name}_${k}`, password: 'not-the-password' } }),
   },
 
   // Sessions. The list is read before the writes below add sessions to it.

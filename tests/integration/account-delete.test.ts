@@ -45,7 +45,7 @@ describe('DELETE /users/me', () => {
     const res = await remove(u, 'not-the-password');
     expect(res.status).toBe(401);
     expect(res.body).toMatchObject({ success: false, code: 'INVALID_CREDENTIALS' });
-    expect((await getItem(keys.loginGuard(u.id)))?.checks?.size).toBe(1);
+    expect((await getItem(keys.loginGuard(keys.user(u.id).PK)))?.checks?.size).toBe(1);
     expect((await call(me, 'GET /users/me', { token: u.token })).status).toBe(200);
     expect(await getItem(keys.gone(u.id))).toBeUndefined();
     const bad = await call(deleteMe, 'DELETE /users/me', { token: u.token, body: { password: 'x', extra: 1 } });

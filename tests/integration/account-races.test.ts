@@ -21,7 +21,7 @@ import { MAX_FAILURES } from '../../lib/auth/login-guard';
 import { db, TABLE } from '../../lib/db/client';
 import * as keys from '../../lib/keys';
 
-const checksOf = async (userId: string) => ((await getItem(keys.loginGuard(userId)))?.checks as Set<number> | undefined)?.size ?? 0;
+const checksOf = async (userId: string) => ((await getItem(keys.loginGuard(keys.user(userId).PK)))?.checks as Set<number> | undefined)?.size ?? 0;
 const logIn = (identifier: string, password: string) => call(login, 'POST /auth/login', { body: { identifier, password } });
 
 describe('a token refused by its session', () => {

@@ -11,7 +11,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from '../../lib/db/client';
 
 /** How many checks the account's login lock holds (failed, or still running). */
-const checksOf = async (userId: string) => ((await getItem(keys.loginGuard(userId)))?.checks as Set<number> | undefined)?.size ?? 0;
+const checksOf = async (userId: string) => ((await getItem(keys.loginGuard(keys.user(userId).PK)))?.checks as Set<number> | undefined)?.size ?? 0;
 
 describe('POST /auth/register', () => {
   it('creates the account and answers a working token and the own user object', async () => {
@@ -131,10 +131,13 @@ describe('POST /auth/login', () => {
     for (const r of wrong.filter((x) => x.status === 429)) expect(r.body.code).toBe('TOO_MANY_ATTEMPTS');
     const locked = await call(login, 'POST /auth/login', { body: { identifier: u.username, password: u.password } });
     expect(locked.status).toBe(429);
-    // The ten failures are kept; the refused checks took their times out again.
-    const guard = await getItem(keys.loginGuard(u.id));
+    // The ten failures are kept, for the address and for all; the refused checks took their
+    // marks out again. The lock is the address's: ten failures are far from the lock for all.
+    const guard = await getItem(keys.loginGuard(keys.user(u.id).PK));
+    expect(guard!['checks@127.0.0.1'].size).toBe(10);
+    expect(guard!['lockedUntil@127.0.0.1']).toBeGreaterThan(Date.now());
     expect(guard!.checks.size).toBe(10);
-    expect(guard!.lockedUntil).toBeGreaterThan(Date.now());
+    expect(guard!.lockedUntil).toBeUndefined();
   });
 
   it('of 20 racing guesses at most 10 wrong ones are answered; the right password sent after them is 429', async () => {
@@ -181,6 +184,66 @@ describe('POST /auth/login', () => {
       expect(await checksOf(u.id)).toBe(10);
       expect((await call(login, 'POST /auth/login', { body: { identifier: u.username, password: u.password } })).status).toBe(429);
     }
+  });
+
+  it('locks an account for the address its failures came from only: the owner elsewhere logs in, changes and deletes', async () => {
+    const u = await makeUser();
+    const from = (sourceIp: string, password: string, headers: Record<string, string> = {}) =>
+      call(login, 'POST /auth/login', { sourceIp, headers, body: { identifier: u.username, password } });
+    // The attacker's address, whatever X-Forwarded-For it writes (a header is the client's word).
+    for (let i = 0; i < 10; i++) expect((await from('203.0.113.7', 'wrong-password', { 'x-forwarded-for': `198.51.100.${i}` })).status).toBe(401);
+    const locked = await from('203.0.113.7', u.password, { 'x-forwarded-for': '198.51.100.99' });
+    expect(locked.status).toBe(429);
+    expect(Number(locked.headers['retry-after'])).toBeGreaterThan(800);
+    // The owner, from another address: signs in, changes the password, and could delete the account.
+    const owner = await from('192.0.2.10', u.password);
+    expect(owner.status).toBe(200);
+    const changed = await call(changePassword, 'POST /auth/password', { sourceIp: '192.0.2.10', token: owner.body.token, body: { currentPassword: u.password, newPassword: 'a new password 1' } });
+    expect(changed.status).toBe(200);
+    // The lock of the attacker's address stands, for the new password too.
+    expect((await from('203.0.113.7', 'a new password 1')).status).toBe(429);
+    // An address's /64 is one address: another IPv6 address of the same /64 is locked with it.
+    for (let i = 0; i < 10; i++) expect((await from(`2001:db8:1:2::${i + 1}`, 'wrong-password')).status).toBe(401);
+    expect((await from('2001:db8:1:2:ffff::1', 'a new password 1')).status).toBe(429);
+    expect((await from('2001:db8:1:3::1', 'a new password 1')).status).toBe(200);
+  });
+
+  it('locks an account for everyone at 100 failed checks from all addresses together', async () => {
+    const u = await makeUser();
+    const from = (sourceIp: string, password: string) => call(login, 'POST /auth/login', { sourceIp, body: { identifier: u.username, password } });
+    // 9 failures from each of 11 addresses: no address reaches its own lock, 99 in all.
+    for (let a = 0; a < 11; a++) {
+      const answers = await Promise.all(Array.from({ length: 9 }, () => from(`198.51.100.${a + 1}`, 'wrong-password')));
+      expect(answers.map((r) => r.status)).toEqual(Array(9).fill(401));
+    }
+    expect(await checksOf(u.id)).toBe(99);
+    // Not locked yet: the owner's right password from a fresh address is a check that passes.
+    expect((await from('192.0.2.1', u.password)).status).toBe(200);
+    expect((await from('198.51.100.50', 'wrong-password')).status).toBe(401);
+    // The hundredth failure locks the account for every address, the owner's right password too.
+    const locked = await from('192.0.2.2', u.password);
+    expect(locked.status).toBe(429);
+    expect(locked.body.code).toBe('TOO_MANY_ATTEMPTS');
+    expect((await call(changePassword, 'POST /auth/password', { sourceIp: '192.0.2.3', token: u.token, body: { currentPassword: u.password, newPassword: 'a new password 1' } })).status).toBe(429);
+  }, 240_000);
+
+  it('locks an unknown identifier exactly as a known one: the 11th try from an address is a 429 with the same body', async () => {
+    const u = await makeUser();
+    const nobody = uniq('nobody');
+    const tries = async (identifier: string) => {
+      const answers = [];
+      for (let i = 0; i < 11; i++) answers.push(await call(login, 'POST /auth/login', { sourceIp: '203.0.113.9', body: { identifier, password: 'wrong-password' } }));
+      return answers;
+    };
+    const [known, unknown] = [await tries(u.username), await tries(nobody)];
+    expect(known.map((r) => r.status)).toEqual([...Array(10).fill(401), 429]);
+    expect(unknown.map((r) => r.status)).toEqual([...Array(10).fill(401), 429]);
+    expect(unknown.map((r) => r.body)).toEqual(known.map((r) => r.body));
+    // Retry-After counts from each identifier's own tenth failure: within the seconds between them.
+    expect(Math.abs(Number(known[10]!.headers['retry-after']) - Number(unknown[10]!.headers['retry-after']))).toBeLessThanOrEqual(30);
+    // Another address is not locked out of either.
+    expect((await call(login, 'POST /auth/login', { sourceIp: '192.0.2.20', body: { identifier: nobody, password: 'wrong-password' } })).status).toBe(401);
+    expect((await call(login, 'POST /auth/login', { sourceIp: '192.0.2.20', body: { identifier: u.username, password: u.password } })).status).toBe(200);
   });
 
   it('counts failures across a successful login: 9, a success, 1 more lock the account', async () => {

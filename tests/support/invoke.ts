@@ -11,6 +11,8 @@ export interface CallOptions {
   rawBody?: string;
   token?: string;
   headers?: Record<string, string>;
+  /** The connection's address API Gateway gives (requestContext.http.sourceIp); 127.0.0.1 unless said. */
+  sourceIp?: string;
 }
 
 export interface CallResult {
@@ -47,7 +49,7 @@ export function apiEvent(routeKey: string, opts: CallOptions = {}): APIGatewayPr
       apiId: 'local',
       domainName: 'localhost',
       domainPrefix: 'localhost',
-      http: { method, path: rawPath, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'jest' },
+      http: { method, path: rawPath, protocol: 'HTTP/1.1', sourceIp: opts.sourceIp ?? '127.0.0.1', userAgent: 'jest' },
       requestId: `req-${++requestSeq}`,
       routeKey,
       stage: '$default',

@@ -1,4 +1,4 @@
-import { afterFailure, LOCK_MS, MAX_FAILURES, WINDOW_MS, waitBefore, type Guard } from '../../lib/auth/login-guard';
+import { addressOf, afterFailure, LOCK_MS, MAX_FAILURES, MAX_FAILURES_ALL, WINDOW_MS, waitBefore, type Guard } from '../../lib/auth/login-guard';
 
 const MIN = 60_000;
 /** The guard after failures at the given minutes (each time appended, then counted, as `failed` does). */
@@ -65,5 +65,32 @@ describe('login guard: a check is admitted before its verdict', () => {
   it('refuses during a lock until its end, however few times the list holds', () => {
     expect(waitBefore({ failedAt: [], lockedUntil: 20 * MIN }, 10 * MIN)).toBe(10 * 60);
     expect(waitBefore({ failedAt: [], lockedUntil: 20 * MIN }, 20 * MIN)).toBe(0);
+  });
+});
+
+describe('login guard: the limit for all addresses together', () => {
+  it('admits up to 99 failed or running checks and locks at the hundredth', () => {
+    const times = (n: number) => Array.from({ length: n }, (_, i) => i * 1000);
+    expect(waitBefore({ failedAt: times(MAX_FAILURES_ALL - 1) }, MIN, MAX_FAILURES_ALL)).toBe(0);
+    expect(waitBefore({ failedAt: times(MAX_FAILURES_ALL) }, MIN, MAX_FAILURES_ALL)).toBeGreaterThan(0);
+    expect(afterFailure({ failedAt: times(MAX_FAILURES_ALL - 1) }, MIN, MAX_FAILURES_ALL).lockedUntil).toBeUndefined();
+    expect(afterFailure({ failedAt: times(MAX_FAILURES_ALL) }, MIN, MAX_FAILURES_ALL).lockedUntil).toBe(MIN + LOCK_MS);
+  });
+});
+
+describe('login guard: the source address a guard is kept for', () => {
+  it('keeps an IPv4 address as it is, an IPv4-mapped IPv6 address as its IPv4 address', () => {
+    expect(addressOf('203.0.113.7')).toBe('203.0.113.7');
+    expect(addressOf('::ffff:203.0.113.7')).toBe('203.0.113.7');
+    expect(addressOf(undefined)).toBe('unknown');
+    expect(addressOf('')).toBe('unknown');
+  });
+
+  it('counts an IPv6 address by its /64, however it is written', () => {
+    expect(addressOf('2001:db8:1:2::1')).toBe('2001:db8:1:2::/64');
+    expect(addressOf('2001:0DB8:0001:0002:ffff:0:0:1')).toBe('2001:db8:1:2::/64');
+    expect(addressOf('2001:db8::1')).toBe('2001:db8:0:0::/64');
+    expect(addressOf('::1')).toBe('0:0:0:0::/64');
+    expect(addressOf('2001:db8:1:3::1')).not.toBe(addressOf('2001:db8:1:2::1'));
   });
 });

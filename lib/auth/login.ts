@@ -1,0 +1,108 @@
+// POST /auth/login (contract section 3): an identifier and a password in, a session out.
+//
+// Told apart by nothing: an unknown identifier and a wrong password answer the same status
+// and body, under the same lock (an unknown identifier has guards of its own, keyed by it:
+// lib/auth/login-guard.ts), after the same work: one read of the claim, then the scrypt
+// computation (with the dummy hash's salt when no account holds the identifier) beside the
+// lock's admission, then the failure's bookkeeping in both guards. What only a known account
+// reads (its user item, its edge lists) runs beside the hash, never after it.
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { db, TABLE } from '../db/client';
+import { transact } from '../db/transact';
+import * as keys from '../keys';
+import { Forbidden, InvalidCredentials } from '../errors';
+import { allSettled } from '../settle';
+import { logItem } from '../audit/records';
+import { diffState } from '../audit/diff';
+import type { TraceContext } from '../audit/context';
+import { getUser, EMBED_LIMIT } from '../users/repo';
+import { toBaseUser, type BaseUser } from '../users/model';
+import { saltClaim } from '../users/write';
+import { ownEdgesSeen } from '../graph/hidden';
+import { DUMMY_HASH, deriveKey, keyMatches, saltOf, verifyPassword } from './password';
+import { issue, newSession, sessionPut, type Issued } from './sessions';
+import { admit, failed, release } from './login-guard';
+
+export interface LoginInput {
+  /** A username or an e-mail address, lower case. */
+  identifier: string;
+  password: string;
+}
+
+export interface LoginContext {
+  sourceIp: string;
+  userAgent: string;
+  trace: TraceContext;
+  /** What the login's trace record keeps of the request (the body, its password redacted there). */
+  payload: Record<string, unknown>;
+}
+
+/** Checks the password under the login lock and starts a session: its tokens and the account's own user object. */
+export async function login(input: LoginInput, ctx: LoginContext): Promise<Issued & { user: BaseUser }> {
+  const claim = input.identifier.includes('@') ? keys.email(input.identifier) : keys.username(input.identifier);
+  // Strongly consistent: logging in right after registering must find the new claim.
+  const res = await db.send(new GetCommand({ TableName: TABLE, Key: claim, ConsistentRead: true }));
+  const userId = res.Item?.userId as string | undefined;
+  // The claim carries the salt of the account's hash (lib/users/write.ts claimItem), so scrypt
+  // starts now, beside the read of the user item, as it does for an unknown account (with the
+  // dummy hash's): both paths hash from the same point. A claim without a usable salt is
+  // checked after that read, as are the rare ones whose salt the hash no longer has (a
+  // password change that could not update them).
+  const seenSalt = res.Item?.salt;
+  const salt = userId ? saltOf(seenSalt) : saltOf(DUMMY_HASH);
+  const early = salt ? deriveKey(input.password, salt).catch(() => undefined) : undefined;
+  // The edge lists of the answer are read while scrypt runs: they need only the id, and
+  // waiting for the password check would put two more round trips on every login.
+  const edgesRead = userId ? ownEdgesSeen(userId, EMBED_LIMIT.single) : Promise.resolve(undefined);
+  const check = async () => {
+    // Admitted by the login lock beside the reads and the hash, before its verdict is told.
+    const [[user, attempt], key] = await allSettled([
+      allSettled([userId ? getUser(userId) : undefined, admit(userId ? { userId } : { claim }, ctx.sourceIp)]),
+      early,
+    ]);
+    // Unknown account or wrong password: the same scrypt work, the same answer, the same
+    // bookkeeping. The early key serves only a hash of the salt it was derived with.
+    const stored = user?.passwordHash ?? DUMMY_HASH;
+    const valid = key !== undefined && saltOf(stored) === salt ? keyMatches(key, stored) : await verifyPassword(input.password, stored);
+    if (!user || !valid) {
+      await failed(attempt);
+      throw new InvalidCredentials();
+    }
+    // An account deleted since its claim was read is no account: as unknown, the mark withdrawn
+    // (its partition is being swept; a session written there would be refused anyway).
+    if (user.deletedAt) {
+      await release(attempt);
+      throw new InvalidCredentials();
+    }
+    // Told only to whoever knows the password (contract section 15: suspended until unsuspended).
+    if (user.suspendedAt) {
+      await release(attempt);
+      throw new Forbidden('This account is suspended.');
+    }
+    return { user, attempt };
+  };
+  // Every refusal waits for the edge lists' reads too: nothing of the request runs past its
+  // answer. A check that passed found the account, so its edges were read (not undefined).
+  const [{ user, attempt }, edges] = await allSettled([check(), edgesRead]);
+  const session = newSession(user, ctx.userAgent);
+  await allSettled([
+    // A right password is no failure: its check leaves the lock's guards.
+    release(attempt),
+    // A claim without the hash's salt (written before claims kept it, or left behind by a race)
+    // takes it now, unless it changed since it was read, so the next login hashes early.
+    saltOf(user.passwordHash) === salt ? undefined : saltClaim(claim, user.id, user.passwordHash, { seen: seenSalt }),
+    // The new session and the record of the login, in one transaction.
+    transact([
+      sessionPut(session.item),
+      logItem(ctx.trace, {
+        type: 'USER_LOGGED_IN',
+        description: `User @${user.username} logged in (session ${session.item.id}).`,
+        actorId: user.id,
+        payload: ctx.payload,
+        // The record a login creates is its session.
+        diff: diffState(null, { _id: session.item.id, createdAt: session.item.createdAt, userAgent: session.item.userAgent }),
+      }),
+    ]),
+  ]);
+  return { ...(await issue(session.item, session.refreshToken)), user: toBaseUser(user, edges!, true) };
+}
