@@ -26,11 +26,17 @@ const opt = (name) => { const i = args.indexOf(name); return i >= 0 ? args.splic
 const scope = opt('--scope');
 const stage = opt('--stage');
 const deployed = stage !== undefined && stage !== 'local';
-// The lifetime of the service's own tokens (lib/config.ts TOKEN_TTL_SECONDS) unless asked.
-const ttl = Number(opt('--ttl') ?? process.env.TOKEN_TTL_SECONDS ?? 900);
+// The lifetime of the service's own tokens (lib/config.ts TOKEN_TTL_SECONDS) unless asked; never
+// longer: the service refuses a token whose exp - iat exceeds it (contract section 3).
+const lifetime = Number(process.env.TOKEN_TTL_SECONDS ?? 900);
+const ttl = Number(opt('--ttl') ?? lifetime);
 const username = args[0]?.toLowerCase();
 if (!username || !Number.isInteger(ttl) || ttl <= 0) {
   process.stderr.write('usage: npm run token -- <username> [--scope "logs:read moderate"] [--ttl seconds] [--stage <stage>]\n');
+  process.exit(2);
+}
+if (ttl > lifetime) {
+  process.stderr.write(`--ttl ${ttl} is longer than the service's token lifetime (TOKEN_TTL_SECONDS=${lifetime}), and the service would refuse the token.\n`);
   process.exit(2);
 }
 const table = process.env.TABLE_NAME || (deployed ? `aperture-${stage}` : local.tableName);

@@ -10,10 +10,10 @@
 // login is writing at that moment, and then deletes the dead items (or, for an account's
 // deletion, leaves them to the account's cleanup).
 //
-// An access token is checked on every authenticated request against the user item alone
-// (sessionUser: one strongly consistent GetItem, which the request reads anyway): its epoch
-// must be the account's (or that of the session a password change kept), and its session must
-// not be among those ended one by one. An ended session's id stays noted until every access
+// An access token is checked on every authenticated request against the user item and its
+// session item (sessionUser: two strongly consistent GetItems at once): the session must exist,
+// the token's epoch must be the account's (or that of the session a password change kept), and
+// its session must not be among those ended one by one. An ended session's id stays noted until every access
 // token it had has expired (ENDED_KEEP_MS), so the note is short-lived and small.
 //
 // Refresh tokens: `<userId>.<sessionId>.<256 random bits>`, stored only as a SHA-256 hash (a
@@ -197,17 +197,20 @@ const readUser = async (userId: string) =>
   (await db.send(new GetCommand({ TableName: TABLE, Key: keys.user(userId), ConsistentRead: true }))).Item as UserItem | undefined;
 
 /**
- * The user of an access token whose session is live (tokenLive), from one strongly consistent
- * GetItem of the user item; else a 401. Every authenticated request calls it (lib/http/auth.ts).
+ * The user of an access token whose session is live, else a 401: the user item and the session
+ * item, two strongly consistent GetItems at once (one round trip; readPair). The session must
+ * exist (a `sid` made up by a holder of the signing key names none), and the token must be
+ * live by the user item (tokenLive: its epoch, the sessions ended one by one). Every
+ * authenticated request calls it (lib/http/auth.ts).
  */
 export async function sessionUser(token: Pick<TokenClaims, 'userId' | 'sessionId' | 'epoch' | 'issuedAt'>): Promise<UserItem> {
   const closed = () => new Unauthorized('This account no longer exists or is suspended.');
-  if (!isId(token.userId)) throw closed();
-  const user = await readUser(token.userId.toUpperCase());
+  if (!isId(token.userId) || !isId(token.sessionId)) throw closed();
+  const { user, session } = await readPair(token.userId, token.sessionId);
   // A suspension ends every session at once (its epoch moves); a session begun since by other
   // means than a login (which a suspended account cannot: 403) is refused all the same.
   if (!user || user.deletedAt || user.suspendedAt) throw closed();
-  if (!tokenLive(user, token)) throw new Unauthorized('The session of this token has ended. Log in again.');
+  if (!session || !tokenLive(user, token)) throw new Unauthorized('The session of this token has ended. Log in again.');
   return user;
 }
 

@@ -2,16 +2,26 @@
 // that signed it (lib/auth/keys.ts: the current key of the stage's key set), and verifies
 // against the key its kid names, so two keys are valid during a rotation. Verification pins
 // the algorithm and checks the kid, issuer, audience, expiry and the presence of sub, sid,
-// sep, iat and exp. A token is only as good as its session (`sid`, of the account's session
+// sep, iat and exp; and, so that a leaked key buys as little as possible (contract section 3),
+// the claims' exact form: `sub` and `sid` ids as the service writes them (upper case: a
+// lower-case `sub` read the same user item, but compared unequal to every block edge, and
+// slipped past blocks), no `iat` in the future, and no lifetime (`exp - iat`) beyond
+// TOKEN_TTL_SECONDS. A token is only as good as its session (`sid`, of the account's session
 // epoch `sep`): lib/auth/sessions.ts checks on every authenticated request, against the user
-// item alone, that the session has not ended.
+// item and the session item, that the session exists and has not ended.
 import { SignJWT, jwtVerify, type JWTHeaderParameters } from 'jose';
 import { config } from '../config';
 import { Unauthorized } from '../errors';
-import { isId } from '../ids';
 import { jwtKeys } from './keys';
 
 const ALGORITHMS = ['HS256'];
+/** An id exactly as the service writes it: a ULID in upper case (lib/ids.ts), nothing else. */
+const CANONICAL_ID = /^[0-9A-HJKMNP-TV-Z]{26}$/;
+
+/** A token issued no later than now, living no longer than the service's tokens do. */
+export function lifetimeValid(iat: number, exp: number, nowSeconds = Date.now() / 1000, ttlSeconds = config.tokenTtlSeconds): boolean {
+  return Number.isFinite(iat) && Number.isFinite(exp) && iat <= nowSeconds && exp - iat <= ttlSeconds;
+}
 
 /** The session a token belongs to: its user, its id and the account's session epoch it was issued in. */
 export interface TokenSession {
@@ -56,13 +66,14 @@ export async function verifyToken(token: string): Promise<TokenClaims> {
       audience: config.audience,
       requiredClaims: ['sub', 'sid', 'sep', 'iat', 'exp'],
     });
-    if (typeof payload.sub !== 'string' || payload.sub === '') throw new Error('sub');
-    if (typeof payload.sid !== 'string' || !isId(payload.sid)) throw new Error('sid');
+    if (typeof payload.sub !== 'string' || !CANONICAL_ID.test(payload.sub)) throw new Error('sub');
+    if (typeof payload.sid !== 'string' || !CANONICAL_ID.test(payload.sid)) throw new Error('sid');
     if (!Number.isSafeInteger(payload.sep) || (payload.sep as number) < 0) throw new Error('sep');
+    if (!lifetimeValid(payload.iat!, payload.exp!)) throw new Error('iat');
     const scope = typeof payload.scope === 'string' ? payload.scope : '';
     return {
       userId: payload.sub,
-      sessionId: payload.sid.toUpperCase(),
+      sessionId: payload.sid,
       epoch: payload.sep as number,
       issuedAt: payload.iat!,
       scopes: new Set(scope.split(' ').filter(Boolean)),

@@ -1,5 +1,5 @@
 // Bearer authentication: the token is verified before the handler runs and the caller's
-// user item, which says whether the token's session is still live, is fetched in the
+// user item and session item, which say whether the token's session is still live, are fetched in the
 // background (lib/auth/sessions.ts sessionUser), so a handler's own first reads overlap with it. Every
 // authenticated answer waits for it (a token of a deleted user or of an ended session gets a
 // 401), and a handler that writes awaits caller.user() before writing.
