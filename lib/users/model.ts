@@ -104,6 +104,18 @@ export function toBaseUser(item: UserItem, edges: UserEdges, own: boolean): Base
 }
 
 /**
+ * A user as one who blocks the viewer appears on the viewer's own blocked list, where both
+ * blocked each other (contract section 6): its id and username, to be able to unblock it, and
+ * every other base field empty, so that nothing of its live profile reaches one it blocked.
+ */
+export function namesOnly(user: Pick<BaseUser, '_id' | 'username'>): BaseUser {
+  return {
+    _id: user._id, name: '', username: user.username, image: '', bio: '', gender: '', emailVerified: false,
+    followers: [], following: [], createdAt: '', updatedAt: '',
+  };
+}
+
+/**
  * How many of a user's newest ids its item keeps, per direction: the followers a user object
  * embeds (EMBED_LIMIT.list), and twice as many followings: the sample suggestions rank from
  * (lib/graph/suggest.ts), read from the caller's own item instead of its index; lists of

@@ -2,7 +2,7 @@ import * as keys from '../../lib/keys';
 import { call } from '../support/invoke';
 import { getItem, queryAll } from '../support/db';
 import { blockListsOf, goneIds } from '../../lib/graph/hidden';
-import { block, blocked, blocks, counters, edgeCounts, follow, followers, following, follows, unblock, users } from '../support/graph';
+import { block, blockDirectly, blocked, blocks, counters, edgeCounts, follow, followers, following, follows, unblock, users } from '../support/graph';
 import { handler as profile } from '../../functions/users/profile';
 
 describe('POST /users/block/{identifier}', () => {
@@ -53,16 +53,52 @@ describe('POST /users/block/{identifier}', () => {
     expect(await edgeCounts(a)).toMatchObject({ blockedCount: 1 });
   });
 
-  it('lets the blocked user block back (decision: both may block each other)', async () => {
+  it('to the blocked user the blocker does not exist: blocking or unblocking it is a 404, changing nothing', async () => {
     const [a, b] = await users(2);
     await block(a, b);
-    const back = await block(b, a);
-    expect(back.status).toBe(200);
-    expect(await blocks(b, a)).toBe(true);
+    for (const res of [await block(b, a), await block(b, a.username), await unblock(b, a), await unblock(b, a.username.toUpperCase())]) {
+      expect(res.status).toBe(404);
+      expect(res.body.code).toBe('NOT_FOUND');
+    }
+    expect(await blocks(b, a)).toBe(false);
+    expect(await counters(b)).toMatchObject({ blockedCount: 0 });
+    expect((await blocked(b)).body).toMatchObject({ data: [], count: 0 });
+    // Once unblocked, b may block a like anyone.
     await unblock(a, b);
-    // b's block still stands: a now gets 404 from b's side, b gets 403 following a.
+    expect((await block(b, a)).status).toBe(200);
     expect((await follow(a, b)).status).toBe(404);
-    expect((await follow(b, a)).status).toBe(403);
+  });
+
+  it('races: two users blocking each other at once end with exactly one block', async () => {
+    for (let round = 0; round < 5; round++) {
+      const [a, b] = await users(2);
+      const [ab, ba] = await Promise.all([block(a, b), block(b, a)]);
+      expect([ab.status, ba.status].sort()).toEqual([200, 404]);
+      expect([await blocks(a, b), await blocks(b, a)].filter(Boolean)).toHaveLength(1);
+      const winner = ab.status === 200 ? a : b;
+      expect(await counters(winner)).toMatchObject({ blockedCount: 1 });
+    }
+  });
+
+  it('where both blocked each other, each blocked list shows the other with only _id and username', async () => {
+    const [a, b] = await users(2);
+    await block(a, b);
+    await blockDirectly(b, a);
+    const empty = { name: '', image: '', bio: '', gender: '', emailVerified: false, followers: [], following: [], createdAt: '', updatedAt: '' };
+    for (const [viewer, other] of [[a, b], [b, a]] as const) {
+      const res = await blocked(viewer);
+      expect(res.status).toBe(200);
+      expect(res.body.data).toEqual([{ _id: other.id, username: other.username, ...empty }]);
+      expect(res.body.count).toBe(1);
+    }
+    // Each may remove its own block (a 404 would tell it of the other's, and keep both for good);
+    // then the other's block stands, and to the unblocker the other does not exist again.
+    expect((await unblock(b, a)).status).toBe(200);
+    expect(await blocks(b, a)).toBe(false);
+    expect(await counters(b)).toMatchObject({ blockedCount: 0 });
+    expect((await unblock(b, a)).status).toBe(404);
+    expect((await block(b, a)).status).toBe(404);
+    expect((await blocked(a)).body.data[0]).toMatchObject({ _id: b.id, name: b.name });
   });
 
   it('races: a block during concurrent follows leaves no follow between them and exact counters', async () => {
@@ -167,9 +203,9 @@ describe('a user\'s two block lists (lib/graph/hidden.ts)', () => {
     expect(Object.keys(mirror!).filter((k) => k.startsWith('GSI'))).toEqual([]);
     await unblock(a, b);
     expect(await getItem(keys.blockedBy(b.id, a.id))).toBeUndefined();
-    // A no-op unblock touches no mirror of anyone else.
+    // An unblock refused (b blocks a: to a, b does not exist) touches no mirror of anyone else.
     await block(b, a);
-    await unblock(a, b);
+    expect((await unblock(a, b)).status).toBe(404);
     expect(await getItem(keys.blockedBy(a.id, b.id))).toBeDefined();
   });
 

@@ -6,6 +6,8 @@ import * as keys from '../../lib/keys';
 import { INDEX } from '../../lib/keys';
 import { call } from './invoke';
 import { getItem } from './db';
+import { transact } from '../../lib/db/transact';
+import { blockEdge, blockMirror, moveCounters } from '../../lib/graph/edges';
 import { makeUsers, type TestUser } from './factories';
 import { handler as followH } from '../../functions/users/follow';
 import { handler as unfollowH } from '../../functions/users/unfollow';
@@ -32,6 +34,20 @@ export const following = (by: Who, t: TestUser | string, query?: Record<string, 
   call(followingH, 'GET /users/{identifier}/following', { params: { identifier: target(t) }, token: by.token, query });
 export const blocked = (by: Who, query?: Record<string, string>) =>
   call(blockedH, 'GET /users/blocked', { token: by.token, query });
+
+/**
+ * A block written straight to the table, as blocks stood before a blocked user's block back
+ * became a 404 (or as two racing blocks could once both commit): the edge, its mirror and the
+ * blocker's counter, in one transaction.
+ */
+export async function blockDirectly(by: TestUser, t: TestUser): Promise<void> {
+  const createdAt = new Date().toISOString();
+  await transact([
+    { op: { Put: { TableName: TABLE, Item: blockEdge(by.id, t.id, createdAt) } } },
+    { op: { Put: { TableName: TABLE, Item: blockMirror(by.id, t.id, createdAt) } } },
+    moveCounters(by.id, { blockedCount: 1 }),
+  ]);
+}
 
 export async function counters(u: TestUser | string) {
   const item = await getItem(keys.user(target(u)));
