@@ -11,12 +11,16 @@ import { uniq } from '../support/factories';
 import { startLocalStream } from '../../scripts/lib/local-stream.mjs';
 import type { StreamPoller } from '../../scripts/lib/stream-poller.mjs';
 import { createServer } from 'node:net';
+import { request as httpRequest } from 'node:http';
+import { SignJWT, decodeJwt } from 'jose';
 import sharp from 'sharp';
 import { makeImage } from '../support/media';
 import { renderedDom } from '../support/chromium';
 import { apertureClient } from '../../clients/typescript';
 
-const local = JSON.parse(readFileSync(join(ROOT, 'config/local.json'), 'utf8')) as { tableName: string };
+const local = JSON.parse(readFileSync(join(ROOT, 'config/local.json'), 'utf8')) as {
+  tableName: string; issuer: string; audience: string; jwtKeys: { current: string; keys: Record<string, string> };
+};
 let offline: ChildProcess;
 let stream: StreamPoller;
 let base: string;
@@ -251,6 +255,75 @@ it('serves the API reference at /docs, which lists every operation in a real bro
   expect(page.status).toBe(200);
   expect(await page.text()).not.toMatch(/https?:\/\//);
 }, 120_000);
+
+describe('what an attack on the running stack found, over HTTP', () => {
+  /** A JSON request from a loopback address of our choosing (serverless-offline gives it as sourceIp). */
+  const from = (localAddress: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
+    new Promise<{ status: number; body: any; headers: Record<string, string | string[] | undefined> }>((resolve, reject) => { // eslint-disable-line @typescript-eslint/no-explicit-any
+      const data = body === undefined ? undefined : JSON.stringify(body);
+      const req = httpRequest(`${base}${path}`, {
+        method, localAddress, headers: { ...(data ? { 'Content-Type': 'application/json' } : {}), ...headers },
+      }, (res) => {
+        let text = '';
+        res.on('data', (d: Buffer) => { text += d.toString(); });
+        res.on('end', () => resolve({ status: res.statusCode!, body: text ? JSON.parse(text) : undefined, headers: res.headers }));
+      });
+      req.on('error', reject);
+      req.end(data);
+    });
+  const registered = async (prefix: string) => {
+    const username = uniq(prefix);
+    const res = await from('127.0.0.1', 'POST', '/auth/register', { name: 'Attacked', username, email: `${username}@example.test`, password: 'correct horse' });
+    expect(res.status).toBe(201);
+    return { username, id: res.body.user._id as string, token: res.body.token as string };
+  };
+
+  it('locks an account for the attacking address only, whatever X-Forwarded-For says, and an unknown identifier alike', async () => {
+    const u = await registered('lock');
+    const login = (addr: string, identifier: string, password: string, xff?: string) =>
+      from(addr, 'POST', '/auth/login', { identifier, password }, xff ? { 'X-Forwarded-For': xff } : {});
+    for (let i = 0; i < 10; i++) expect((await login('127.0.0.2', u.username, 'wrong password', `10.9.9.${i}`)).status).toBe(401);
+    const locked = await login('127.0.0.2', u.username, 'correct horse', '10.9.9.99');
+    expect(locked.status).toBe(429);
+    expect(Number(locked.headers['retry-after'])).toBeGreaterThan(800);
+    expect((await login('127.0.0.3', u.username, 'correct horse')).status).toBe(200);
+    // An unknown identifier: the same ten 401s, then the same 429 with the same body.
+    const nobody = uniq('nobody');
+    const unknown = [];
+    for (let i = 0; i < 11; i++) unknown.push(await login('127.0.0.2', nobody, 'wrong password'));
+    expect(unknown.map((r) => r.status)).toEqual([...Array(10).fill(401), 429]);
+    expect(unknown[10]!.body).toEqual(locked.body);
+  }, 120_000);
+
+  it('answers the blocked user 404 for blocking or unblocking the blocker, and its blocked list stays empty', async () => {
+    const [a, b] = [await registered('blkr'), await registered('blkd')];
+    const auth = (token: string) => ({ Authorization: `Bearer ${token}` });
+    expect((await from('127.0.0.1', 'POST', `/users/block/${b.username}`, undefined, auth(a.token))).status).toBe(200);
+    for (const path of [`/users/block/${a.username}`, `/users/unblock/${a.username}`, `/users/block/${a.id}`]) {
+      const res = await from('127.0.0.1', 'POST', path, undefined, auth(b.token));
+      expect(res.status).toBe(404);
+      expect(res.body.code).toBe('NOT_FOUND');
+    }
+    const list = await from('127.0.0.1', 'GET', '/users/blocked', undefined, auth(b.token));
+    expect(list.body).toMatchObject({ data: [], count: 0 });
+  }, 60_000);
+
+  it('refuses a token signed with the right key whose claims are loose: lower-case sub, made-up sid, future iat, long life', async () => {
+    const u = await registered('claims');
+    const { sid } = decodeJwt(u.token) as { sid: string };
+    const now = Math.floor(Date.now() / 1000);
+    const sign = (sub: string, sessionId: string, iat: number, exp: number) => new SignJWT({ sid: sessionId, sep: 0 })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT', kid: local.jwtKeys.current }).setSubject(sub).setIssuer(local.issuer).setAudience(local.audience)
+      .setIssuedAt(iat).setExpirationTime(exp).sign(new TextEncoder().encode(local.jwtKeys.keys[local.jwtKeys.current]));
+    const me = async (token: string) => (await from('127.0.0.1', 'GET', '/users/me', undefined, { Authorization: `Bearer ${token}` })).status;
+    // The same claims, well formed, pass: each refusal below is for its own reason.
+    expect(await me(await sign(u.id, sid, now, now + 600))).toBe(200);
+    expect(await me(await sign(u.id.toLowerCase(), sid, now, now + 600))).toBe(401);
+    expect(await me(await sign(u.id, '01ARZ3NDEKTSV4RRFFQ69G5FAV', now, now + 600))).toBe(401);
+    expect(await me(await sign(u.id, sid, now + 300, now + 600))).toBe(401);
+    expect(await me(await sign(u.id, sid, now, now + 10 * 365 * 86_400))).toBe(401);
+  }, 60_000);
+});
 
 describe('posts and the social graph over HTTP', () => {
   // The API as an app team calls it: through the typed client of clients/typescript.
