@@ -34,14 +34,15 @@ function sectionsOf(page: string): string[] {
 }
 const PAGE_OF: Record<string, string> = {
   README: 'README.md', API: 'docs/API.md', ARCHITECTURE: 'docs/ARCHITECTURE.md', OPERATIONS: 'docs/OPERATIONS.md', PERFORMANCE: 'docs/PERFORMANCE.md',
+  CONTRIBUTING: 'docs/CONTRIBUTING.md',
 };
 
 it.each(pages)('%s names only sections that exist when it sends the reader to one (PAGE, "Section")', (page) => {
   const text = readFileSync(join(ROOT, page), 'utf8');
   const missing: string[] = [];
-  for (const [, name, quoted] of text.matchAll(/\b(?:docs\/)?(README|API|ARCHITECTURE|OPERATIONS|PERFORMANCE)(?:\.md)?(?:'s)?,?\s+"([^"]+)"/g)) {
-    // A section is named by its title, or by the start of a longer one ("One TLS context" for
-    // "One TLS context, and what the libraries alone cost a cold start (2026-11-27, noon)").
+  for (const [, name, quoted] of text.matchAll(/\b(?:docs\/)?(README|API|ARCHITECTURE|OPERATIONS|PERFORMANCE|CONTRIBUTING)(?:\.md)?(?:'s)?,?\s+"([^"]+)"/g)) {
+    // A section is named by its title, or by the start of a longer one ("Cold starts" for
+    // "Cold starts and bundles").
     const named = norm(quoted!);
     if (!sectionsOf(PAGE_OF[name!]!).some((title) => title.startsWith(named))) missing.push(`${name}, "${named}"`);
   }
