@@ -1,6 +1,7 @@
 // The README and docs/ are self-contained: no link or path leads outside the repository
 // (the team's shared folder included), every relative link names a file that exists, every
-// section one page sends the reader to exists, and docs/API.md names every operation.
+// section one page sends the reader to exists, every `npm run` script a page names exists,
+// and docs/API.md names every operation.
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { ROOT } from '../../scripts/lib/manifests.mjs';
@@ -70,4 +71,11 @@ it('docs/API.md names every operation of the OpenAPI document, and the README co
   expect(operations.filter((op) => !named.has(op))).toEqual([]);
   const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
   expect(/with every operation \((\d+)\)/.exec(readme)?.[1]).toBe(String(operations.length));
+});
+
+it.each(pages)('%s names only npm scripts that exist', (page) => {
+  const text = readFileSync(join(ROOT, page), 'utf8');
+  const { scripts } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+  const named = [...text.matchAll(/\bnpm run (?:-s )?([a-z][\w:-]*)/g)].map((m) => m[1]!);
+  expect(named.filter((name) => !(name in scripts))).toEqual([]);
 });
