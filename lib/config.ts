@@ -4,7 +4,7 @@ import * as localConfig from '../config/local.json';
 
 // The environment is read by hand, not with a zod schema: the schema put zod's number, enum
 // and coercion code into every function bundle for these few checks (3 to 7 KB minified;
-// docs/PERFORMANCE.md, "Bundles back under 1.25x"). The rules are the schema's, to the letter
+// docs/OPERATIONS.md, "Bundle budget"). The rules are the schema's, to the letter
 // (the schema stays in tests/unit/config.test.ts, which holds the two side by side): a default
 // stands for an unset variable only, an empty one is checked; a number is `Number(value)` and
 // finite; an integer is a safe one; the error names every variable that is not valid, in this

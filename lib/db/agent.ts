@@ -7,10 +7,9 @@ import type { Duplex } from 'node:stream';
  * An https agent whose connections share one TLS context. Node's own builds a context for each
  * new connection, and a cold start opens one connection per read it sends side by side (five
  * in a followers page's first round trip, thirteen in explore's): about 0.5 ms of CPU each,
- * measured (docs/PERFORMANCE.md, "One TLS context, and what the libraries alone cost a cold
- * start"). The context is made on the first connection, not at load, and holds Node's default
- * trust store (with NODE_EXTRA_CA_CERTS), as a context of its own would; every connection still
- * checks the server's certificate.
+ * measured (docs/PERFORMANCE.md, "One TLS context"). The context is made on the first
+ * connection, not at load, and holds Node's default trust store (with NODE_EXTRA_CA_CERTS), as a
+ * context of its own would; every connection still checks the server's certificate.
  */
 export class SharedContextAgent extends Agent {
   #context?: SecureContext;

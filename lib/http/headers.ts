@@ -3,8 +3,8 @@
 // did with its defaults (the middleware this one replaced): a fresh object without prototype
 // for `headers` and for `multiValueHeaders`, each name lower-cased, a later name winning over
 // an earlier one that lower-cases the same. Its canonical-case table, defaults and option
-// schema were 1.3 KB of every function bundle that this stack never used (docs/PERFORMANCE.md,
-// "Bundles back under 1.25x"); tests/unit/headers.test.ts holds the two side by side.
+// schema were 1.3 KB of every function bundle that this stack never used (docs/OPERATIONS.md,
+// "Bundle budget"); tests/unit/headers.test.ts holds the two side by side.
 import type { Middleware } from './state';
 
 function lowerCased<T>(headers: Record<string, T>): Record<string, T> {

@@ -1,6 +1,7 @@
 // The README and docs/ are self-contained: no link or path leads outside the repository
 // (the team's shared folder included), every relative link names a file that exists, every
-// section one page sends the reader to exists, and docs/API.md names every operation.
+// section one page sends the reader to exists, every `npm run` script a page names exists,
+// and docs/API.md names every operation.
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { ROOT } from '../../scripts/lib/manifests.mjs';
@@ -34,14 +35,15 @@ function sectionsOf(page: string): string[] {
 }
 const PAGE_OF: Record<string, string> = {
   README: 'README.md', API: 'docs/API.md', ARCHITECTURE: 'docs/ARCHITECTURE.md', OPERATIONS: 'docs/OPERATIONS.md', PERFORMANCE: 'docs/PERFORMANCE.md',
+  CONTRIBUTING: 'docs/CONTRIBUTING.md',
 };
 
 it.each(pages)('%s names only sections that exist when it sends the reader to one (PAGE, "Section")', (page) => {
   const text = readFileSync(join(ROOT, page), 'utf8');
   const missing: string[] = [];
-  for (const [, name, quoted] of text.matchAll(/\b(?:docs\/)?(README|API|ARCHITECTURE|OPERATIONS|PERFORMANCE)(?:\.md)?(?:'s)?,?\s+"([^"]+)"/g)) {
-    // A section is named by its title, or by the start of a longer one ("One TLS context" for
-    // "One TLS context, and what the libraries alone cost a cold start (2026-11-27, noon)").
+  for (const [, name, quoted] of text.matchAll(/\b(?:docs\/)?(README|API|ARCHITECTURE|OPERATIONS|PERFORMANCE|CONTRIBUTING)(?:\.md)?(?:'s)?,?\s+"([^"]+)"/g)) {
+    // A section is named by its title, or by the start of a longer one ("Cold starts" for
+    // "Cold starts and bundles").
     const named = norm(quoted!);
     if (!sectionsOf(PAGE_OF[name!]!).some((title) => title.startsWith(named))) missing.push(`${name}, "${named}"`);
   }
@@ -69,4 +71,11 @@ it('docs/API.md names every operation of the OpenAPI document, and the README co
   expect(operations.filter((op) => !named.has(op))).toEqual([]);
   const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
   expect(/with every operation \((\d+)\)/.exec(readme)?.[1]).toBe(String(operations.length));
+});
+
+it.each(pages)('%s names only npm scripts that exist', (page) => {
+  const text = readFileSync(join(ROOT, page), 'utf8');
+  const { scripts } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+  const named = [...text.matchAll(/\bnpm run (?:-s )?([a-z][\w:-]*)/g)].map((m) => m[1]!);
+  expect(named.filter((name) => !(name in scripts))).toEqual([]);
 });

@@ -1,8 +1,8 @@
 // The environment reader of lib/config.ts (readEnv) against the zod schema it replaced (kept
 // here, not in any bundle): for any environment, both accept it with the same values, or both
 // refuse it naming the same variables in the same order. The reader exists to keep zod's
-// number and enum code out of the function bundles (docs/PERFORMANCE.md, "Bundles back under
-// 1.25x"); this test is what makes it the same reader.
+// number and enum code out of the function bundles (docs/OPERATIONS.md, "Bundle
+// budget"); this test is what makes it the same reader.
 import fc from 'fast-check';
 import * as z from 'zod/mini';
 import localConfig from '../../config/local.json';

@@ -1,0 +1,2 @@
+export const SUBJECT_MAX: number;
+export function commitMessageProblems(message: string): string[];
