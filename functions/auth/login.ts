@@ -19,8 +19,8 @@ export const loginBody = z.strictObject({
   ),
 });
 
-export const handler = http({ auth: false, body: loginBody }, async ({ body, trace, headers, event, sourceIp }) => {
+export const handler = http({ auth: false, body: loginBody }, async ({ body, trace, headers, event }) => {
   const userAgent = userAgentOf(headers['user-agent'] ?? event.requestContext?.http?.userAgent);
-  const session = await login(body, { sourceIp, userAgent, trace, payload: { body } });
+  const session = await login(body, { sourceIp: event.requestContext?.http?.sourceIp, userAgent, trace, payload: { body } });
   return { body: { message: 'Login successful', ...session } };
 });

@@ -8,7 +8,7 @@ export const passwordBody = z.strictObject({
   newPassword: f.password(),
 });
 
-export const handler = http({ body: passwordBody }, async ({ body, caller, trace, sourceIp }) => {
-  await changePassword(caller, body, { sourceIp, trace, payload: { body } });
+export const handler = http({ body: passwordBody }, async ({ body, caller, trace, event }) => {
+  await changePassword(caller, body, { sourceIp: event.requestContext?.http?.sourceIp, trace, payload: { body } });
   return { body: { message: 'Password changed successfully' } };
 });

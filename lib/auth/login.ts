@@ -30,7 +30,8 @@ export interface LoginInput {
 }
 
 export interface LoginContext {
-  sourceIp: string;
+  /** The connection's address as API Gateway gives it (never a header such as X-Forwarded-For): the lock counts per address. */
+  sourceIp: string | undefined;
   userAgent: string;
   trace: TraceContext;
   /** What the login's trace record keeps of the request (the body, its password redacted there). */

@@ -10,7 +10,8 @@ import { admit, confirmPassword, release, withdraw } from './login-guard';
 import { endAllSessions, sessionKeys } from './sessions';
 
 export async function changePassword(
-  caller: Caller, passwords: { currentPassword: string; newPassword: string }, ctx: { sourceIp: string; trace: TraceContext; payload: Record<string, unknown> },
+  caller: Caller, passwords: { currentPassword: string; newPassword: string }, ctx: { /** The connection's address as API Gateway gives it (never a header such as X-Forwarded-For): the lock counts per address. */
+  sourceIp: string | undefined; trace: TraceContext; payload: Record<string, unknown> },
 ): Promise<void> {
   // The new password's hash and the list of the sessions to end need neither the reads nor the
   // check of the current password, so they run beside them: the hash while the reads are out,

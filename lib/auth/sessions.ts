@@ -182,7 +182,7 @@ export async function issue(session: Pick<SessionItem, 'userId' | 'id' | 'epoch'
 }
 
 /**
- * The user item and the session item, read together (a refresh): two GetItems sent at once
+ * The user item and the session item, read together (a refresh, every authenticated request): two GetItems sent at once
  * (one round trip). Strongly consistent: a refresh right after its login, or right after its
  * session ended. Not one BatchGetItem: on DynamoDB Local (npm start, the tests) a BatchGetItem
  * waits behind the transactions in flight (docs/ARCHITECTURE.md, "Sessions").
@@ -204,12 +204,11 @@ const readUser = async (userId: string) =>
  * authenticated request calls it (lib/http/auth.ts).
  */
 export async function sessionUser(token: Pick<TokenClaims, 'userId' | 'sessionId' | 'epoch' | 'issuedAt'>): Promise<UserItem> {
-  const closed = () => new Unauthorized('This account no longer exists or is suspended.');
-  if (!isId(token.userId) || !isId(token.sessionId)) throw closed();
+  // The ids are as the service writes them (lib/auth/tokens.ts verifyToken).
   const { user, session } = await readPair(token.userId, token.sessionId);
   // A suspension ends every session at once (its epoch moves); a session begun since by other
   // means than a login (which a suspended account cannot: 403) is refused all the same.
-  if (!user || user.deletedAt || user.suspendedAt) throw closed();
+  if (!user || user.deletedAt || user.suspendedAt) throw new Unauthorized('This account no longer exists or is suspended.');
   if (!session || !tokenLive(user, token)) throw new Unauthorized('The session of this token has ended. Log in again.');
   return user;
 }

@@ -93,7 +93,6 @@ export function http<P extends z.ZodMiniType, Q extends z.ZodMiniType, B extends
       query: internal.query as z.output<Q>,
       body: internal.body as z.output<B>,
       headers: event.headers ?? {},
-      sourceIp: event.requestContext?.http?.sourceIp ?? '',
       trace: internal.trace,
       caller: internal.caller as Caller,
       event,

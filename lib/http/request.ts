@@ -10,11 +10,6 @@ export interface ApiRequest<P, Q, B> {
   query: Q;
   body: B;
   headers: Record<string, string | undefined>;
-  /**
-   * The connection's address as API Gateway gives it (never a header a client writes, such as
-   * X-Forwarded-For): what the login lock counts per address.
-   */
-  sourceIp: string;
   trace: TraceContext;
   /** The authenticated caller; only on routes with auth. */
   caller: Caller;
