@@ -8,6 +8,7 @@ import type { S3Event } from 'aws-lambda';
 import { call } from './invoke';
 import { handler as uploads } from '../../functions/media/uploads';
 import { handler as processHandler } from '../../functions/media/process';
+import { getObject } from '../../lib/media/s3';
 
 /** Polls for the S3 event of `key` (the newest, when there are several). */
 export async function waitForS3Event(key: string, timeoutMs = 20_000): Promise<S3Event> {
@@ -22,6 +23,19 @@ export async function waitForS3Event(key: string, timeoutMs = 20_000): Promise<S
   }
 }
 
+/** Polls until the local S3 server emitted `count` events for `key`; answers the newest. */
+export async function waitForS3Events(key: string, count: number, timeoutMs = 20_000): Promise<S3Event> {
+  const dir = process.env.S3_EVENTS_DIR!;
+  const prefix = `${encodeURIComponent(key)}.`;
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const files = readdirSync(dir).filter((f) => f.startsWith(prefix)).sort();
+    if (files.length >= count) return JSON.parse(readFileSync(join(dir, files[files.length - 1]!), 'utf8')) as S3Event;
+    if (Date.now() > until) throw new Error(`fewer than ${count} S3 events for ${key}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 /** Whether the local S3 server emitted any event for `key` so far. */
 export function hasS3Event(key: string): boolean {
   return readdirSync(process.env.S3_EVENTS_DIR!).some((f) => f.startsWith(`${encodeURIComponent(key)}.`));
@@ -29,6 +43,15 @@ export function hasS3Event(key: string): boolean {
 
 /** The storage's URL of an object of the run's bucket (path style). */
 export const objectUrl = (key: string) => `${process.env.S3_ENDPOINT}/${process.env.MEDIA_BUCKET}/${key}`;
+
+/** An object's bytes read with a signature (as processing reads them; anonymous readers get only processed images); undefined when missing. */
+export async function storedObject(key: string): Promise<Buffer | undefined> {
+  const res = await getObject(key);
+  if (!res) return undefined;
+  const chunks: Buffer[] = [];
+  for await (const chunk of res.body) chunks.push(Buffer.from(chunk));
+  return Buffer.concat(chunks);
+}
 
 /** EXIF with a GPS position, a camera and a date (the orientation is set apart: 6 = rotate 90° clockwise to view). */
 export const TELLTALE_EXIF = {
