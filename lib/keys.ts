@@ -33,6 +33,8 @@ export const user = (userId: string) => ({ PK: `USER#${userId}`, SK: 'PROFILE' }
 export const username = (username: string) => ({ PK: `USERNAME#${username.toLowerCase()}`, SK: 'CLAIM' });
 export const email = (email: string) => ({ PK: `EMAIL#${email.toLowerCase()}`, SK: 'CLAIM' });
 export const loginGuard = (userId: string) => ({ PK: `USER#${userId}`, SK: 'LOGIN_GUARD' });
+// The uploads a user issued within the last hour (lib/media/upload-rate.ts), kept with a TTL.
+export const uploadRate = (userId: string) => ({ PK: `USER#${userId}`, SK: 'UPLOAD_RATE' });
 // The caller's suggested users as last computed (lib/graph/suggest.ts), kept with a TTL.
 export const suggestions = (userId: string) => ({ PK: `USER#${userId}`, SK: 'SUGGESTIONS' });
 // Sessions live in their user's partition: a user's sessions, newest first, are one Query

@@ -115,7 +115,7 @@ it('packages the prod stage offline into a template with all of it', () => {
     expect(env.TABLE_NAME).toBe('aperture-prod');
     expect(env.DYNAMODB_ENDPOINT).toBe('');
     // Unset in the packaging shell: the local stage's issuer and audience (README, Configuration).
-    expect(env).toMatchObject({ JWT_ISSUER: 'aperture', JWT_AUDIENCE: 'aperture-app', TOKEN_TTL_SECONDS: '900', SESSION_TTL_DAYS: '30', LOG_RETENTION_DAYS: '30', FANOUT_MAX_FOLLOWERS: '10000' });
+    expect(env).toMatchObject({ JWT_ISSUER: 'aperture', JWT_AUDIENCE: 'aperture-app', TOKEN_TTL_SECONDS: '900', SESSION_TTL_DAYS: '30', LOG_RETENTION_DAYS: '30', FANOUT_MAX_FOLLOWERS: '10000', UPLOADS_PER_HOUR: '60' });
 
     const roleId = fn.Properties.Role['Fn::GetAtt'][0] as string;
     const others = lambdas.filter(([otherId]) => otherId !== id).map(([, o]) => o.Properties.Role['Fn::GetAtt'][0]);
