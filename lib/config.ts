@@ -11,7 +11,7 @@ import * as localConfig from '../config/local.json';
 // order.
 
 /** Reads variables and collects the names of those that are not valid. */
-class EnvReader {
+export class EnvReader {
   readonly bad: string[] = [];
   constructor(private readonly env: NodeJS.ProcessEnv) {}
 
@@ -77,8 +77,6 @@ export function readEnv(env: NodeJS.ProcessEnv) {
     LOG_RETENTION_DAYS: r.number('LOG_RETENTION_DAYS', 30, { min: 0 }),
     DYNAMODB_ENDPOINT: r.optional('DYNAMODB_ENDPOINT'),
     FANOUT_MAX_FOLLOWERS: r.number('FANOUT_MAX_FOLLOWERS', 10_000, { int: true, min: 0, inclusive: true }),
-    // Uploads one user may issue in any 60 minutes (contract section 12).
-    UPLOADS_PER_HOUR: r.number('UPLOADS_PER_HOUR', 60, positiveInt),
     AWS_REGION: r.text('AWS_REGION', 'us-east-1'),
     // Media storage (contract section 12). Locally an S3-compatible server started by npm start.
     MEDIA_BUCKET: r.optional('MEDIA_BUCKET'),
@@ -106,8 +104,6 @@ export interface Config {
   /** Authors with more followers than this are read into their followers' feeds, not copied (contract section 11). */
   fanoutMaxFollowers: number;
   media: MediaConfig;
-  /** Uploads one user may issue in any 60 minutes (POST /media/uploads; contract section 12). */
-  uploadsPerHour: number;
   /** Log every DynamoDB call (command, table, index, time, capacity) under the request's trace id. */
   logDbCalls: boolean;
 }
@@ -153,7 +149,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     region: e.AWS_REGION,
     fanoutMaxFollowers: e.FANOUT_MAX_FOLLOWERS,
     media: mediaConfig(e.MEDIA_BUCKET, e.MEDIA_PUBLIC_URL, e.S3_ENDPOINT, isLocal),
-    uploadsPerHour: e.UPLOADS_PER_HOUR,
     logDbCalls: e.LOG_DB_CALLS === '1',
   };
 }

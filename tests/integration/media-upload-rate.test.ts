@@ -8,8 +8,8 @@ import { getItem } from '../support/db';
 import { db, TABLE } from '../../lib/db/client';
 import * as keys from '../../lib/keys';
 import { idTime, newId } from '../../lib/ids';
-import { loadConfig } from '../../lib/config';
 import { handler as uploads } from '../../functions/media/uploads';
+import { uploadsPerHour } from '../../lib/media/upload-rate';
 
 const body = { contentType: 'image/jpeg', size: 1000 };
 const issue = (token: string, headers?: Record<string, string>) => call(uploads, 'POST /media/uploads', { token, body, headers });
@@ -37,9 +37,9 @@ const issuedIds = async (userId: string) => [...((await getItem(keys.uploadRate(
 const statuses = (results: CallResult[]) => results.map((r) => r.status).sort();
 
 it('reads UPLOADS_PER_HOUR from the environment (default 60)', () => {
-  expect(loadConfig({}).uploadsPerHour).toBe(60);
-  expect(loadConfig({ UPLOADS_PER_HOUR: '5' }).uploadsPerHour).toBe(5);
-  expect(() => loadConfig({ UPLOADS_PER_HOUR: '0' })).toThrow('Invalid configuration: UPLOADS_PER_HOUR');
+  expect(uploadsPerHour({})).toBe(60);
+  expect(uploadsPerHour({ UPLOADS_PER_HOUR: '5' })).toBe(5);
+  for (const bad of ['0', '-1', '2.5', 'many', '']) expect(() => uploadsPerHour({ UPLOADS_PER_HOUR: bad })).toThrow('Invalid configuration: UPLOADS_PER_HOUR');
 });
 
 it('issues 60 uploads in an hour, and answers the 61st 429 TOO_MANY_ATTEMPTS with Retry-After, issuing nothing', async () => {

@@ -23,7 +23,6 @@ const schema = z.object({
   LOG_RETENTION_DAYS: z._default(z.coerce.number().check(z.positive()), 30),
   DYNAMODB_ENDPOINT: z.optional(z.string()),
   FANOUT_MAX_FOLLOWERS: z._default(z.coerce.number().check(z.int(), z.nonnegative()), 10_000),
-  UPLOADS_PER_HOUR: z._default(z.coerce.number().check(z.int(), z.positive()), 60),
   AWS_REGION: z._default(z.string().check(z.minLength(1)), 'us-east-1'),
   MEDIA_BUCKET: z.optional(z.string()),
   MEDIA_PUBLIC_URL: z.optional(z.string()),
