@@ -11,7 +11,7 @@ import * as localConfig from '../config/local.json';
 // order.
 
 /** Reads variables and collects the names of those that are not valid. */
-class EnvReader {
+export class EnvReader {
   readonly bad: string[] = [];
   constructor(private readonly env: NodeJS.ProcessEnv) {}
 

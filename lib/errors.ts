@@ -78,8 +78,8 @@ export class UnsupportedMediaType extends ApiError {
   constructor() { super(415, 'UNSUPPORTED_MEDIA_TYPE', 'A request body must be sent with Content-Type: application/json.'); }
 }
 export class TooManyAttempts extends ApiError {
-  constructor(retryAfterSeconds: number) {
-    super(429, 'TOO_MANY_ATTEMPTS', 'Too many failed logins. Try again later.', undefined,
+  constructor(retryAfterSeconds: number, message = 'Too many failed logins. Try again later.') {
+    super(429, 'TOO_MANY_ATTEMPTS', message, undefined,
       { 'Retry-After': String(retryAfterSeconds) });
   }
 }

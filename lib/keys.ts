@@ -36,6 +36,8 @@ export const email = (email: string) => ({ PK: `EMAIL#${email.toLowerCase()}`, S
 // (`USER#<id>`), or, for an identifier no account holds, in a partition of that identifier's claim.
 export const loginGuard = (partition: string) => ({ PK: partition, SK: 'LOGIN_GUARD' });
 export const unknownLoginGuard = (claim: { PK: string }) => `LOGIN#${claim.PK}`;
+// The uploads a user issued within the last hour (lib/media/upload-rate.ts), kept with a TTL.
+export const uploadRate = (userId: string) => ({ PK: `USER#${userId}`, SK: 'UPLOAD_RATE' });
 // The caller's suggested users as last computed (lib/graph/suggest.ts), kept with a TTL.
 export const suggestions = (userId: string) => ({ PK: `USER#${userId}`, SK: 'SUGGESTIONS' });
 // Sessions live in their user's partition: a user's sessions, newest first, are one Query

@@ -152,7 +152,9 @@ try {
     cwd: root,
     detached: true, // its own process group, so stop() ends its workers too
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, DYNAMODB_ENDPOINT: endpoint, S3_ENDPOINT: s3Endpoint, CLEANUP_INVOKE_ENDPOINT: asyncEndpoint, SLS_TELEMETRY_DISABLED: '1', SLS_NOTIFICATIONS_MODE: 'off', STAGE: 'local' },
+    // MALLOC_MMAP_THRESHOLD_: as the deployed mediaProcess function (functions/media/functions.json),
+    // so the memory of an image's decode goes back when it ends (lib/media/render.ts).
+    env: { ...process.env, DYNAMODB_ENDPOINT: endpoint, S3_ENDPOINT: s3Endpoint, CLEANUP_INVOKE_ENDPOINT: asyncEndpoint, SLS_TELEMETRY_DISABLED: '1', SLS_NOTIFICATIONS_MODE: 'off', STAGE: 'local', MALLOC_MMAP_THRESHOLD_: '131072' },
   });
   const verbose = args.includes('--verbose');
   // Until it is ready, serverless-offline's own start-up chatter is kept back (shown with

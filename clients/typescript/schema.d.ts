@@ -282,7 +282,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Issue an upload: a presigned URL to send one image straight to storage */
+        /** Issue an upload: a presigned URL to send one image straight to storage (at most UPLOADS_PER_HOUR, 60, in any 60 minutes) */
         post: operations["mediaUploads"];
         delete?: never;
         options?: never;
@@ -2943,6 +2943,18 @@ export interface operations {
             /** @description Unprocessable content: IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts: TOO_MANY_ATTEMPTS */
+            429: {
+                headers: {
+                    /** @description seconds */
+                    "Retry-After"?: number;
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };

@@ -4,7 +4,8 @@
 // writes) never lets a bad file through. A ready media's images are written under
 // `media/<id>/`, tagged unused (the bucket's lifecycle rule expires them after a day unless
 // a post or profile takes them); the raw upload is deleted either way. The item moves from
-// `pending` once, under a condition, so a repeated or concurrent event changes nothing.
+// `pending` once, under a condition, so a repeated or concurrent event changes nothing, and
+// bytes written to the key once it has moved are deleted without being read.
 import { TABLE } from '../db/client';
 import { ConditionFailed, transact } from '../db/transact';
 import * as keys from '../keys';
@@ -71,7 +72,13 @@ export async function processUpload(key: string): Promise<ProcessOutcome> {
     await deleteObjects([key]);
     return 'ignored';
   }
-  if (item.status !== 'pending') return 'ignored';
+  if (item.status !== 'pending') {
+    // Bytes written after the upload was processed (its presigned URL used again before it
+    // expired): never processed, never served, deleted unread. A repeated delivery of the
+    // first write's event finds the key gone already, which deletes nothing.
+    await deleteObjects([key]);
+    return 'ignored';
+  }
 
   const read = await readObject(key, Math.min(item.size, MAX_UPLOAD_BYTES));
   if (!read) return 'ignored';

@@ -5,7 +5,8 @@
 // the decode again. Every output is re-encoded from the decoded pixels with the EXIF
 // orientation applied, and sharp writes no metadata unless asked (no EXIF: no GPS
 // position, camera or dates; no XMP, IPTC or ICC profile).
-import sharp, { type Metadata, type OutputInfo, type Sharp } from 'sharp';
+import sharp, { type Metadata, type Sharp } from 'sharp';
+import { Slots } from './slots';
 import { MAX_PIXELS, VARIANT_SIZES, type MediaType, type VariantName } from './model';
 
 const FORMATS: Record<MediaType, 'jpeg' | 'png' | 'webp'> = { 'image/jpeg': 'jpeg', 'image/png': 'png', 'image/webp': 'webp' };
@@ -13,6 +14,15 @@ const FORMATS: Record<MediaType, 'jpeg' | 'png' | 'webp'> = { 'image/jpeg': 'jpe
 // No operation cache: a container processes each image once, and the cache would only hold
 // memory (peak memory: docs/PERFORMANCE.md, media processing).
 sharp.cache(false);
+
+/**
+ * Images decoded at once in this process (contract section 12: at most two per function
+ * instance). A decode holds memory in proportion to its pixels (up to MAX_PIXELS, 50
+ * megapixels: 200 MB as RGBA where an orientation needs the whole image), so this bounds
+ * an instance's peak whatever arrives together; the others wait their turn.
+ */
+export const MAX_DECODES = 2;
+export const decodeSlots = new Slots(MAX_DECODES);
 
 export interface Rendered {
   name: 'original' | VariantName;
@@ -45,26 +55,31 @@ export async function render(bytes: Buffer, declared: MediaType): Promise<Render
   if (!meta.width || !meta.height) return { ok: false, reason: REASONS.undecodable };
   if (meta.width * meta.height > MAX_PIXELS) return { ok: false, reason: REASONS.tooManyPixels };
 
-  let decoded: { data: Buffer; info: OutputInfo };
+  return decodeSlots.run(() => renderDecoded(bytes, format));
+}
+
+/**
+ * Each output is its own pipeline from the file's bytes: decoded, oriented, scaled and encoded
+ * by libvips strip by strip where it can, so no decoded copy of the whole image is held in
+ * JavaScript (a 49-megapixel PNG of 190 KB held a 147 MB raw buffer, and the process kept
+ * it), and JPEG and WebP variants decode at a reduced scale.
+ */
+async function renderDecoded(bytes: Buffer, format: 'jpeg' | 'png' | 'webp'): Promise<RenderResult> {
+  const images: Rendered[] = [];
   try {
-    decoded = await sharp(bytes, { limitInputPixels: MAX_PIXELS, failOn: 'error' })
-      .autoOrient()
-      .raw()
-      .toBuffer({ resolveWithObject: true });
+    for (const name of ['original', ...VARIANT_SIZES] as const) {
+      let img = sharp(bytes, { limitInputPixels: MAX_PIXELS, failOn: 'error', sequentialRead: true }).autoOrient();
+      if (name !== 'original') {
+        const side = Number(name);
+        img = img.resize({ width: side, height: side, fit: 'inside', withoutEnlargement: true });
+      }
+      const out = await encode(img, format).toBuffer({ resolveWithObject: true });
+      images.push({ name, data: out.data, width: out.info.width, height: out.info.height });
+    }
   } catch {
     return { ok: false, reason: REASONS.undecodable };
   }
-  const { width, height, channels } = decoded.info;
-  const images: Rendered[] = [];
-  for (const name of ['original', ...VARIANT_SIZES] as const) {
-    let img = sharp(decoded.data, { raw: { width, height, channels } });
-    if (name !== 'original') {
-      const side = Number(name);
-      img = img.resize({ width: side, height: side, fit: 'inside', withoutEnlargement: true });
-    }
-    const out = await encode(img, format).toBuffer({ resolveWithObject: true });
-    images.push({ name, data: out.data, width: out.info.width, height: out.info.height });
-  }
+  const { width, height } = images[0]!;
   return { ok: true, width, height, images };
 }
 

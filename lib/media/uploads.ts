@@ -1,5 +1,6 @@
-// Issuing an upload: the media item (pending, TTL 24 hours) and its trace record in one
-// transaction, and a presigned PUT for the client to send the bytes straight to storage.
+// Issuing an upload: counted against the owner's hourly rate, the media item (pending, TTL
+// 24 hours) and its trace record in one transaction, and a presigned PUT for the client to
+// send the bytes straight to storage.
 import { TABLE } from '../db/client';
 import { transact, type TxItem } from '../db/transact';
 import * as keys from '../keys';
@@ -8,6 +9,7 @@ import { logItem } from '../audit/records';
 import { diffState } from '../audit/diff';
 import type { TraceContext } from '../audit/context';
 import { presignUpload } from './storage';
+import { admitUpload, withdrawUpload } from './upload-rate';
 import { UNUSED_MEDIA_TTL_SECONDS, UPLOAD_TTL_SECONDS, type MediaItem, type MediaType } from './model';
 
 export interface Upload {
@@ -68,16 +70,27 @@ export async function buildUpload(ownerId: string, contentType: MediaType, size:
   };
 }
 
+/**
+ * Issues the upload: counted against its owner's hourly window first (429 past it,
+ * lib/media/upload-rate.ts), then the item written. A creation that fails takes its count
+ * back, so the window holds issued uploads only.
+ */
 export async function createUpload(item: MediaItem, trace: TraceContext, payload: Record<string, unknown>, extra: TxItem[]): Promise<void> {
-  await transact([
-    { op: { Put: { TableName: TABLE, Item: item, ConditionExpression: 'attribute_not_exists(PK)' } } },
-    logItem(trace, {
-      type: 'MEDIA_UPLOAD_CREATED',
-      description: 'An upload of a media file was issued.',
-      actorId: item.owner,
-      payload,
-      diff: diffState(null, auditableMedia(item)),
-    }),
-    ...extra,
-  ]);
+  await admitUpload(item.owner, item.id);
+  try {
+    await transact([
+      { op: { Put: { TableName: TABLE, Item: item, ConditionExpression: 'attribute_not_exists(PK)' } } },
+      logItem(trace, {
+        type: 'MEDIA_UPLOAD_CREATED',
+        description: 'An upload of a media file was issued.',
+        actorId: item.owner,
+        payload,
+        diff: diffState(null, auditableMedia(item)),
+      }),
+      ...extra,
+    ]);
+  } catch (err) {
+    await withdrawUpload(item.owner, item.id).catch(() => undefined);
+    throw err;
+  }
 }

@@ -131,7 +131,7 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
     body: { message, data: { type: 'object', properties: { traceId: { type: 'string' }, count: { type: 'integer', minimum: 1 }, logs: list('LogRecord') }, required: ['traceId', 'count', 'logs'] } },
   },
   'POST /media/uploads': {
-    summary: 'Issue an upload: a presigned URL to send one image straight to storage', status: 201, body: { upload: ref('Upload') } },
+    summary: 'Issue an upload: a presigned URL to send one image straight to storage (at most UPLOADS_PER_HOUR, 60, in any 60 minutes)', status: 201, body: { upload: ref('Upload') }, errors: { 429: ['TOO_MANY_ATTEMPTS'] } },
   'GET /media/{media_id}': {
     summary: 'One of the caller\'s media (pending, ready or rejected)', status: 200, body: { media: ref('Media') } },
   'GET /openapi.json': {

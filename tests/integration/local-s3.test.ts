@@ -5,15 +5,32 @@
 // the SigV4 signature (signed headers and expiry) like S3. What s3rver does not enforce on its
 // own, a write with no signature at all (the bucket is private in AWS) and a presigned POST's
 // policy (which it ignores), scripts/lib/local-s3.mjs refuses in front of it: every unsigned
-// write, and every POST upload (the API hands out presigned PUTs only). Processing checks size
-// and type again in any case (tests/integration/media.test.ts).
+// write, and every POST upload (the API hands out presigned PUTs only). Like the deployed
+// bucket, it lists nothing and serves nothing but processed images to anonymous readers.
+// Processing checks size and type again in any case (tests/integration/media-processing.test.ts).
+import { request } from 'node:http';
 import { presignUpload } from '../../lib/media/storage';
+import { putObject } from '../../lib/media/s3';
 import { newId } from '../../lib/ids';
-import { hasS3Event, objectUrl, waitForS3Event } from '../support/media';
+import { hasS3Event, objectUrl, storedObject, waitForS3Event } from '../support/media';
 
 const bytes = (n: number) => Buffer.alloc(n, 7);
 const put = (url: string, body: Buffer, contentType: string) => fetch(url, { method: 'PUT', body, headers: { 'Content-Type': contentType } });
-const exists = async (key: string) => (await fetch(objectUrl(key))).status === 200;
+const exists = async (key: string) => (await storedObject(key)) !== undefined;
+
+/** A request sent with its path exactly as given (fetch would resolve dot segments) and an optional Host header. */
+function raw(method: string, path: string, host?: string): Promise<{ status: number; body: string }> {
+  const { hostname, port } = new URL(process.env.S3_ENDPOINT!);
+  return new Promise((resolve, reject) => {
+    const req = request({ hostname, port, method, path, headers: host ? { host } : {} }, (res) => {
+      let body = '';
+      res.on('data', (d) => { body += d; });
+      res.on('end', () => resolve({ status: res.statusCode!, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
 
 it('stores a presigned PUT of the signed type and size, and emits its ObjectCreated event', async () => {
   const id = newId();
@@ -62,7 +79,7 @@ it('refuses a write without a signature (403 AccessDenied) and stores nothing: a
   const replaced = await put(objectUrl(`uploads/${id}`), bytes(10), 'image/png');
   expect(replaced.status).toBe(403);
   expect(await replaced.text()).toContain('AccessDenied');
-  expect(Buffer.from(await (await fetch(objectUrl(`uploads/${id}`))).arrayBuffer())).toEqual(bytes(100));
+  expect(await storedObject(`uploads/${id}`)).toEqual(bytes(100));
   const unsigned = newId();
   expect((await put(objectUrl(`uploads/${unsigned}`), bytes(10), 'text/plain')).status).toBe(403);
   expect(await exists(`uploads/${unsigned}`)).toBe(false);
@@ -83,4 +100,64 @@ it('refuses a write without a signature (403 AccessDenied) and stores nothing: a
   const res = await fetch(`${process.env.S3_ENDPOINT}/${process.env.MEDIA_BUCKET}`, { method: 'POST', body: form });
   expect(res.status).toBe(403);
   expect(await exists(`uploads/${posted}`)).toBe(false);
+});
+
+it('refuses a write whose only "signature" is a parameter s3rver does not check', async () => {
+  const id = newId();
+  for (const query of ['x-amz-signature=1', 'X-Amz-Signature=1', 'x-amz-algorithm=AWS4-HMAC-SHA256']) {
+    const res = await put(`${objectUrl(`uploads/${id}`)}?${query}`, bytes(10), 'image/png');
+    expect([query, res.status]).toEqual([query, 403]);
+  }
+  expect(await exists(`uploads/${id}`)).toBe(false);
+  expect(hasS3Event(`uploads/${id}`)).toBe(false);
+});
+
+it('lists nothing and serves no raw upload to anonymous readers (403 AccessDenied, as the private bucket answers)', async () => {
+  const id = newId();
+  const html = Buffer.from('<html><script>alert(document.cookie)</script></html>');
+  const url = await presignUpload(id, 'image/png', html.length, 900);
+  expect((await put(url, html, 'image/png')).status).toBe(200);
+  const bucket = process.env.MEDIA_BUCKET!;
+
+  const refused = [
+    // Listings: the bucket (V1 and V2, with a prefix), every bucket, and the bucket named by its Host header.
+    await raw('GET', `/${bucket}`),
+    await raw('GET', `/${bucket}/?list-type=2&prefix=uploads/`),
+    await raw('GET', '/'),
+    await raw('GET', '/', bucket),
+    // The raw upload itself, its metadata, and the same key spelled otherwise.
+    await raw('GET', `/${bucket}/uploads/${id}`),
+    await raw('HEAD', `/${bucket}/uploads/${id}`),
+    await raw('GET', `/uploads/${id}`, bucket),
+    await raw('GET', `/${bucket}/uploads/${id}?tagging`),
+    await raw('GET', `/${bucket}/media/../uploads/${id}`),
+    await raw('GET', `/${bucket}/media/${id}/../../uploads/${id}`),
+    await raw('GET', `/${bucket}/media%2F..%2Fuploads%2F${id}`),
+    await raw('GET', `/${bucket}/%75ploads/${id}`),
+  ];
+  for (const res of refused) {
+    expect(res.status).toBe(403);
+    expect(res.body).not.toContain('script');
+    expect(res.body).not.toContain(id);
+  }
+  expect(refused.filter((r) => r.body).every((r) => r.body.includes('<Code>AccessDenied</Code>'))).toBe(true);
+  // Processing reads it with a signature.
+  expect(await storedObject(`uploads/${id}`)).toEqual(html);
+});
+
+it('serves processed images to anonymous readers, without a query', async () => {
+  const id = newId();
+  const key = `media/${id}/original.jpg`;
+  await putObject(key, bytes(50), { 'content-type': 'image/jpeg' });
+  const got = await fetch(objectUrl(key));
+  expect(got.status).toBe(200);
+  expect(Buffer.from(await got.arrayBuffer())).toEqual(bytes(50));
+  expect((await fetch(objectUrl(key), { method: 'HEAD' })).status).toBe(200);
+  expect((await fetch(objectUrl(`media/${newId()}/320.png`))).status).toBe(404);
+  // The CDN forwards no query: no subresource, no response-header override, for anonymous readers.
+  expect((await fetch(`${objectUrl(key)}?tagging`)).status).toBe(403);
+  expect((await fetch(`${objectUrl(key)}?response-content-type=text/html`)).status).toBe(403);
+  // And no other key of the bucket: only the names processing writes.
+  await putObject(`media/${id}/page.html`, Buffer.from('<html></html>'), { 'content-type': 'text/html' });
+  expect((await fetch(objectUrl(`media/${id}/page.html`))).status).toBe(403);
 });

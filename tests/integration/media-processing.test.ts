@@ -5,7 +5,7 @@ import { deflateSync, crc32 } from 'node:zlib';
 import sharp from 'sharp';
 import { call } from '../support/invoke';
 import { makeUser, type TestUser } from '../support/factories';
-import { issueUpload, makeImage, objectUrl, upload, waitForS3Event } from '../support/media';
+import { issueUpload, makeImage, objectUrl, storedObject, upload, waitForS3Event, waitForS3Events } from '../support/media';
 import { handler as getMedia } from '../../functions/media/get';
 import { handler as processHandler } from '../../functions/media/process';
 import { REASONS } from '../../lib/media/render';
@@ -76,7 +76,7 @@ it('makes a ready media from a JPEG: orientation applied, metadata gone from eve
     expect(bottom[2]! > 150 && bottom[0]! < 100).toBe(true);
   }
   // The raw upload is gone; only the processed images remain.
-  expect((await fetch(objectUrl(`uploads/${mediaId}`))).status).toBe(404);
+  expect(await storedObject(`uploads/${mediaId}`)).toBeUndefined();
 });
 
 it.each(['png', 'webp'] as const)('keeps a small %s at its own size in every variant, without its metadata', async (format) => {
@@ -99,7 +99,7 @@ it('rejects a decompression bomb (over 50 megapixels) from its header, before de
   const { mediaId, event } = await upload(me.token, bomb, 'image/png');
   expect(await processHandler(event)).toEqual({ outcomes: ['rejected'] });
   expect(await media(mediaId)).toMatchObject({ status: 'rejected', reason: REASONS.tooManyPixels, url: null, variants: null, width: null, height: null });
-  expect((await fetch(objectUrl(`uploads/${mediaId}`))).status).toBe(404);
+  expect(await storedObject(`uploads/${mediaId}`)).toBeUndefined();
   expect((await fetch(objectUrl(`media/${mediaId}/original.png`))).status).toBe(404);
 
   // Just over the limit is refused the same way; just under is decoded (and this one's pixel data is broken).
@@ -139,4 +139,27 @@ it('processes once: a repeated event changes nothing', async () => {
   const first = await media(mediaId);
   expect(await processHandler(event)).toEqual({ outcomes: ['ignored'] });
   expect(await media(mediaId)).toEqual(first);
+});
+
+it('deletes unread the bytes written to an upload\'s key after its processing (its presigned URL used again)', async () => {
+  const image = await makeImage('png', 64, 48);
+  const u = await issueUpload(me.token, 'image/png', image.length);
+  const key = `uploads/${u.mediaId}`;
+  expect((await fetch(u.url, { method: u.method, headers: u.headers, body: image })).status).toBe(200);
+  expect(await processHandler(await waitForS3Events(key, 1))).toEqual({ outcomes: ['ready'] });
+  const ready = await media(u.mediaId);
+  const served = await download(ready.url);
+
+  // The same URL, within its 15 minutes, with an HTML page of the signed length.
+  const page = Buffer.from('<html><script>alert(document.cookie)</script>'.padEnd(image.length, ' '));
+  expect(page.length).toBe(image.length);
+  expect((await fetch(u.url, { method: u.method, headers: u.headers, body: page })).status).toBe(200);
+  expect((await fetch(objectUrl(key))).status).toBe(403);
+  const late = await waitForS3Events(key, 2);
+  expect(await processHandler(late)).toEqual({ outcomes: ['ignored'] });
+
+  // Gone from storage, and nothing of it processed or served.
+  expect(await storedObject(key)).toBeUndefined();
+  expect(await media(u.mediaId)).toEqual(ready);
+  expect(await download(ready.url)).toEqual(served);
 });

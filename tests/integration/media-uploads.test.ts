@@ -3,7 +3,7 @@
 // Idempotency-Key (section 8).
 import { call } from '../support/invoke';
 import { makeUser, type TestUser } from '../support/factories';
-import { issueUpload, objectUrl, waitForS3Event } from '../support/media';
+import { issueUpload, objectUrl, storedObject, waitForS3Event } from '../support/media';
 import { handler as uploads } from '../../functions/media/uploads';
 import { handler as getMedia } from '../../functions/media/get';
 
@@ -31,7 +31,9 @@ it('answers a presigned PUT of exactly the declared type and size, valid 15 minu
   const put = await fetch(u.url, { method: 'PUT', headers: { 'Content-Type': 'image/webp' }, body: Buffer.alloc(1234, 1) });
   expect(put.status).toBe(200);
   await waitForS3Event(`uploads/${u.mediaId}`);
-  expect((await fetch(objectUrl(`uploads/${u.mediaId}`))).status).toBe(200);
+  expect(await storedObject(`uploads/${u.mediaId}`)).toEqual(Buffer.alloc(1234, 1));
+  // Stored, and served to no one: the raw upload is read by processing only.
+  expect((await fetch(objectUrl(`uploads/${u.mediaId}`))).status).toBe(403);
 
   const got = await call(getMedia, 'GET /media/{media_id}', { token: me.token, params: { media_id: u.mediaId } });
   expect(got.status).toBe(200);

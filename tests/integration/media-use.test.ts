@@ -4,7 +4,7 @@
 import { call } from '../support/invoke';
 import { makeUser, type TestUser } from '../support/factories';
 import { getItem } from '../support/db';
-import { makeImage, readyMedia, upload } from '../support/media';
+import { makeImage, objectTags, objectUrl, readyMedia, upload } from '../support/media';
 import { handler as createPost } from '../../functions/posts/create';
 import { handler as deletePost } from '../../functions/posts/delete';
 import { handler as editProfile } from '../../functions/users/edit';
@@ -27,11 +27,8 @@ beforeAll(async () => { [me, other] = await Promise.all([makeUser(), makeUser()]
 
 const mediaOf = async (token: string, mediaId: string) => call(getMedia, 'GET /media/{media_id}', { token, params: { media_id: mediaId } });
 const post = (token: string, body: unknown) => call(createPost, 'POST /posts/create', { token, body });
-/** The object's tags, read from the local server (it answers unsigned reads). */
-const tagOf = async (url: string) => {
-  const xml = await (await fetch(`${url}?tagging`)).text();
-  return Object.fromEntries([...xml.matchAll(/<Tag><Key>([^<]*)<\/Key><Value>([^<]*)<\/Value><\/Tag>/g)].map((m) => [m[1], m[2]]));
-};
+/** The tags of the object a served URL is (read with a signature: the bucket serves images, not their tags). */
+const tagOf = (url: string) => objectTags(url.slice(objectUrl('').length));
 const postsCount = async (u: TestUser) => Number((await getItem(keys.user(u.id)))?.postsCount);
 
 it('creates a post from media, in order; its image and image_public_id are their urls and ids', async () => {

@@ -8,6 +8,10 @@ import type { S3Event } from 'aws-lambda';
 import { call } from './invoke';
 import { handler as uploads } from '../../functions/media/uploads';
 import { handler as processHandler } from '../../functions/media/process';
+import { SignatureV4 } from '@smithy/signature-v4';
+import { getObject } from '../../lib/media/s3';
+import { config, LOCAL_S3_CREDENTIALS } from '../../lib/config';
+import { Sha256 } from './sha256';
 
 /** Polls for the S3 event of `key` (the newest, when there are several). */
 export async function waitForS3Event(key: string, timeoutMs = 20_000): Promise<S3Event> {
@@ -22,6 +26,19 @@ export async function waitForS3Event(key: string, timeoutMs = 20_000): Promise<S
   }
 }
 
+/** Polls until the local S3 server emitted `count` events for `key`; answers the newest. */
+export async function waitForS3Events(key: string, count: number, timeoutMs = 20_000): Promise<S3Event> {
+  const dir = process.env.S3_EVENTS_DIR!;
+  const prefix = `${encodeURIComponent(key)}.`;
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const files = readdirSync(dir).filter((f) => f.startsWith(prefix)).sort();
+    if (files.length >= count) return JSON.parse(readFileSync(join(dir, files[files.length - 1]!), 'utf8')) as S3Event;
+    if (Date.now() > until) throw new Error(`fewer than ${count} S3 events for ${key}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 /** Whether the local S3 server emitted any event for `key` so far. */
 export function hasS3Event(key: string): boolean {
   return readdirSync(process.env.S3_EVENTS_DIR!).some((f) => f.startsWith(`${encodeURIComponent(key)}.`));
@@ -29,6 +46,29 @@ export function hasS3Event(key: string): boolean {
 
 /** The storage's URL of an object of the run's bucket (path style). */
 export const objectUrl = (key: string) => `${process.env.S3_ENDPOINT}/${process.env.MEDIA_BUCKET}/${key}`;
+
+/** An object's bytes read with a signature (as processing reads them; anonymous readers get only processed images); undefined when missing. */
+export async function storedObject(key: string): Promise<Buffer | undefined> {
+  const res = await getObject(key);
+  if (!res) return undefined;
+  const chunks: Buffer[] = [];
+  for await (const chunk of res.body) chunks.push(Buffer.from(chunk));
+  return Buffer.concat(chunks);
+}
+
+/** The tags of an object of the run's bucket, read with a signature (anonymous readers may not read them, as in AWS). */
+export async function objectTags(key: string): Promise<Record<string, string>> {
+  const url = new URL(objectUrl(key));
+  const signer = new SignatureV4({ service: 's3', region: config.region, credentials: LOCAL_S3_CREDENTIALS, sha256: Sha256, uriEscapePath: false });
+  const signed = await signer.sign({
+    method: 'GET', protocol: url.protocol, hostname: url.hostname, port: Number(url.port), path: url.pathname, query: { tagging: '' },
+    headers: { host: url.host, 'x-amz-content-sha256': 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855' },
+  });
+  const res = await fetch(`${url.href}?tagging`, { headers: signed.headers });
+  if (res.status !== 200) throw new Error(`tags of ${key}: ${res.status} ${await res.text()}`);
+  const xml = await res.text();
+  return Object.fromEntries([...xml.matchAll(/<Tag><Key>([^<]*)<\/Key><Value>([^<]*)<\/Value><\/Tag>/g)].map((m) => [m[1]!, m[2]!]));
+}
 
 /** EXIF with a GPS position, a camera and a date (the orientation is set apart: 6 = rotate 90° clockwise to view). */
 export const TELLTALE_EXIF = {
