@@ -36,6 +36,7 @@ import { settleAfterWrite, settleFeeds, settleRecentIds, settleRecentLikers } fr
 import { makeCertificate, startTlsProxy } from './bench/tls.mjs';
 import { coldStartNodeArgs, deployedNodeFlags } from './bench/node-flags.mjs';
 import { roundOrders } from './bench/order.mjs';
+import { overheadTable, warmMedian, withOverheads } from './bench/overhead.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const require = createRequire(import.meta.url);
@@ -200,6 +201,10 @@ try {
     result.coldWritesSettled = settled;
     say(`cold starts: ${settled.writes} writing requests settled (${settled.recent} users' recent ids and ${settled.likers} recent likers items moved; the unfollow job run for ${settled.unfollowed} ended follows of the users they named)`);
     result.baseline = { bytes: baseline.bytes, ...summarize(runs[0]), parts: baseline.parts };
+    // The baseline's warm median, measured in process as the endpoint rows are: its cold-start
+    // overhead is its first cold answer minus this (scripts/bench/overhead.mjs).
+    const baselineHandler = require(baseline.outfile).handler;
+    result.baseline.warmP50Ms = await warmMedian(baselineHandler, () => apiEvent('GET /baseline'), { warmup: opts.warmup, iterations: opts.iterations });
     targets.slice(1).forEach(({ b }, i) => {
       const all = runs[i + 1];
       // The status the cold request got: a cold start is only comparable when it did the real
@@ -335,9 +340,12 @@ try {
     for (const b of built.values()) result.bundles[b.name] = { bytes: b.bytes, route: b.route, parts: b.parts };
   }
 
+  // Each function's cold-start overhead against its warm row of this run (issue 47).
+  Object.assign(result, withOverheads(result));
   process.stdout.write(`${endpointTable(result, selected)}\n`);
   // No cold starts without a scale (--scales none): no bundle table.
   if (result.baseline) process.stdout.write(`${bundleTable(result)}\n`);
+  if (result.baseline?.overheadMs !== undefined) process.stdout.write(`\n${overheadTable(result)}\n`);
   if (result.feed) process.stdout.write(`\n${feedTable(result.feed)}\n\n${notificationsTable(result.notifications)}\n`);
   if (result.hotPost) process.stdout.write(`\n${hotPostTable(result.hotPost)}\n`);
   process.stdout.write(`\n${checks(result, selected)}\n`);
