@@ -24,6 +24,9 @@ export function warmRowOf(result, route) {
 
 const round1 = (n) => Math.round(n * 10) / 10;
 
+/** Whether a bundle's cold request succeeded (2xx); a result without the status (older runs) is taken as it is. */
+export const coldSucceeded = (x) => x.status === undefined || (x.status >= 200 && x.status < 300);
+
 /**
  * `overheadMs` of the baseline (from `baseline.warmP50Ms`) and of every bundle with a cold
  * first answer and a warm row; returns a copy of the result with them set (and `warmP50Ms`,
@@ -34,7 +37,9 @@ export function withOverheads(result) {
   const b = result.baseline;
   if (b && b.firstMs !== undefined && b.warmP50Ms !== undefined) out.baseline = { ...b, overheadMs: round1(b.firstMs - b.warmP50Ms) };
   for (const [name, x] of Object.entries(result.bundles ?? {})) {
-    if (x.firstMs === undefined) continue;
+    // A cold request answered otherwise than with success did not do the warm row's work (a
+    // scenario whose fresh targets ran out gives its cold starts an empty request): no overhead.
+    if (x.firstMs === undefined || !coldSucceeded(x)) continue;
     const warm = warmRowOf(result, x.route);
     if (!warm) continue;
     out.bundles[name] = { ...x, warmP50Ms: warm.p50Ms, warmRoute: warm.key, overheadMs: round1(x.firstMs - warm.p50Ms) };

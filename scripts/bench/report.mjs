@@ -128,11 +128,12 @@ export function checks(result, scenarios) {
       if (b.overheadMs === undefined) line(null, '(d) cold-start overhead: the baseline\'s warm median not measured');
       else {
         const measured = api.filter(([, x]) => x.overheadMs !== undefined);
-        const unmatched = api.filter(([, x]) => x.firstMs !== undefined && x.overheadMs === undefined).map(([n]) => n);
+        const unmatched = api.filter(([, x]) => x.firstMs !== undefined && x.overheadMs === undefined)
+          .map(([n, x]) => (x.status >= 200 && x.status < 300) || x.status === undefined ? n : `${n} (cold answer ${x.status})`);
         // A ratio to a baseline overhead of 0 or less is no ratio: any positive overhead is over.
         const heavy = measured.filter(([, x]) => x.overheadMs > 1.5 * Math.max(b.overheadMs, 0))
           .map(([n, x]) => `${n} ${fmt(x.overheadMs)} ms${b.overheadMs > 0 ? ` (${(x.overheadMs / b.overheadMs).toFixed(2)}x)` : ''}`);
-        line(measured.length ? !heavy.length : null, `(d) cold-start overhead (first cold answer - warm p50) <= 1.5x baseline (${fmt(b.overheadMs)} ms${result.initMode === 'tls' ? ', over TLS' : ''}${result.initNodeFlags?.length ? `, node ${result.initNodeFlags.join(' ')}` : ''}) on ${measured.length} functions${unmatched.length ? ` (no warm row: ${unmatched.join(', ')})` : ''}${heavy.length ? `: ${heavy.join(', ')}` : ''}`);
+        line(measured.length ? !heavy.length : null, `(d) cold-start overhead (first cold answer - warm p50) <= 1.5x baseline (${fmt(b.overheadMs)} ms${result.initMode === 'tls' ? ', over TLS' : ''}${result.initNodeFlags?.length ? `, node ${result.initNodeFlags.join(' ')}` : ''}) on ${measured.length} functions${unmatched.length ? ` (not compared: ${unmatched.join(', ')})` : ''}${heavy.length ? `: ${heavy.join(', ')}` : ''}`);
       }
     }
   } else line(null, '(d) bundles not measured');

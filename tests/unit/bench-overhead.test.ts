@@ -37,6 +37,12 @@ describe('withOverheads', () => {
     expect(warmRowOf(r, 'GET /nowhere')).toBeUndefined();
   });
 
+  it('compares no cold request that failed: it did not do the warm row\'s work', () => {
+    const r = withOverheads(result({ authLogin: { bytes: 1000, requireMs: 30, firstMs: 3, status: 401, route: 'POST /auth/login' } }));
+    expect(r.bundles.authLogin.overheadMs).toBeUndefined();
+    expect(checks(r, [])).toContain('(not compared: authLogin (cold answer 401))');
+  });
+
   it('leaves a run without cold starts (--no-init) as it was', () => {
     const r = withOverheads(result({ postsGet: { bytes: 1000, route: 'GET /posts/{post_id}' } }, { bytes: 1000 }));
     expect(r.baseline.overheadMs).toBeUndefined();
@@ -62,7 +68,7 @@ describe('check (d), restated', () => {
       docsOpenapi: { bytes: 1000, requireMs: 30, firstMs: 9, route: 'GET /openapi.json' },
     })), []);
     expect(out).toContain('FAIL (d) requireMs (median over rounds) <= 1.25x baseline (30 ms): authLogin 1.27x');
-    expect(out).toContain('(no warm row: docsOpenapi)');
+    expect(out).toContain('(not compared: docsOpenapi)');
   });
 
   it('says when the baseline\'s warm median is missing instead of checking against nothing', () => {
