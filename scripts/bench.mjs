@@ -3,7 +3,8 @@
 // Starts its own DynamoDB Local, bundles every function as deployment does, loads the 1x
 // and 10x data sets, measures every endpoint of the contract through its real bundled
 // handler (in process, with warm-up), measures the cold start of every bundle in fresh
-// processes, prints the tables and the target checks, and writes the JSON result.
+// processes, prints the tables and the target checks, prices the month of a usage mix
+// (scripts/bench/cost.mjs: JSON `cost`), and writes the JSON result.
 //
 // Options: --out <file>  --markdown <file>  --scales 1x,10x (none: only the hot post and the feed's rows)  --iterations 30  --warmup 200  --init-runs 5
 //          --only <text> (endpoints whose route contains it)  --no-init (skip cold starts)
@@ -36,6 +37,8 @@ import { settleAfterWrite, settleFeeds, settleRecentIds, settleRecentLikers } fr
 import { makeCertificate, startTlsProxy } from './bench/tls.mjs';
 import { coldStartNodeArgs, deployedNodeFlags } from './bench/node-flags.mjs';
 import { roundOrders } from './bench/order.mjs';
+import { overheadTable, warmMedian, withOverheads } from './bench/overhead.mjs';
+import { billOf, costTable } from './bench/cost.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const require = createRequire(import.meta.url);
@@ -200,6 +203,10 @@ try {
     result.coldWritesSettled = settled;
     say(`cold starts: ${settled.writes} writing requests settled (${settled.recent} users' recent ids and ${settled.likers} recent likers items moved; the unfollow job run for ${settled.unfollowed} ended follows of the users they named)`);
     result.baseline = { bytes: baseline.bytes, ...summarize(runs[0]), parts: baseline.parts };
+    // The baseline's warm median, measured in process as the endpoint rows are: its cold-start
+    // overhead is its first cold answer minus this (scripts/bench/overhead.mjs).
+    const baselineHandler = require(baseline.outfile).handler;
+    result.baseline.warmP50Ms = await warmMedian(baselineHandler, () => apiEvent('GET /baseline'), { warmup: opts.warmup, iterations: opts.iterations });
     targets.slice(1).forEach(({ b }, i) => {
       const all = runs[i + 1];
       // The status the cold request got: a cold start is only comparable when it did the real
@@ -335,9 +342,15 @@ try {
     for (const b of built.values()) result.bundles[b.name] = { bytes: b.bytes, route: b.route, parts: b.parts };
   }
 
+  // Each function's cold-start overhead against its warm row of this run (issue 47).
+  Object.assign(result, withOverheads(result));
+  // The monthly bill of the usage mix at this run's measured rows (scripts/bench/cost.mjs).
+  if (result.scales.length) result.cost = billOf(result);
   process.stdout.write(`${endpointTable(result, selected)}\n`);
   // No cold starts without a scale (--scales none): no bundle table.
   if (result.baseline) process.stdout.write(`${bundleTable(result)}\n`);
+  if (result.baseline?.overheadMs !== undefined) process.stdout.write(`\n${overheadTable(result)}\n`);
+  if (result.cost) process.stdout.write(`\nWhat it costs a month (scripts/bench/usage-mix.mjs, scripts/bench/prices.mjs):\n\n${costTable(result.cost)}\n`);
   if (result.feed) process.stdout.write(`\n${feedTable(result.feed)}\n\n${notificationsTable(result.notifications)}\n`);
   if (result.hotPost) process.stdout.write(`\n${hotPostTable(result.hotPost)}\n`);
   process.stdout.write(`\n${checks(result, selected)}\n`);
@@ -354,7 +367,7 @@ try {
   if (opts.markdown) {
     const md = resolve(process.cwd(), opts.markdown);
     mkdirSync(dirname(md), { recursive: true });
-    writeFileSync(md, `${markdownTables(result)}${result.feed ? `\n${feedTable(result.feed)}\n\n${notificationsTable(result.notifications)}\n` : ''}${result.hotPost ? `\n${hotPostTable(result.hotPost)}\n` : ''}`);
+    writeFileSync(md, `${markdownTables(result)}${result.cost ? `\n${costTable(result.cost)}\n` : ''}${result.feed ? `\n${feedTable(result.feed)}\n\n${notificationsTable(result.notifications)}\n` : ''}${result.hotPost ? `\n${hotPostTable(result.hotPost)}\n` : ''}`);
     say(`wrote ${md}`);
   }
   say(`done in ${result.meta.seconds} s`);

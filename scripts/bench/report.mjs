@@ -119,21 +119,31 @@ export function checks(result, scenarios) {
   // (d) Bundles against the baseline.
   if (result.baseline && Object.keys(result.bundles).length) {
     const b = result.baseline;
-    // Issue 19, target 4, replaces the first issue's 1.15x and 1.2x: bytes and requireMs within
-    // 1.25x of the baseline's, the first (cold) answer within 2x. The /docs page (Swagger UI
-    // embedded) is a static page, not an API function, with a budget of its own
-    // (tests/deploy/bundle-size.test.ts).
+    // Bytes and requireMs within 1.25x of the baseline's (issue 19). Issue 47 restates the cold
+    // start: each function's overhead (its cold first answer minus the same request's warm p50,
+    // scripts/bench/overhead.mjs) within 1.5x of the baseline's; issue 19's target 4 (the first
+    // answer within 2x) mixed the cold start with a route's own work and is withdrawn. The
+    // /docs page (Swagger UI embedded) is a static page, not an API function, with a budget of
+    // its own (tests/deploy/bundle-size.test.ts).
     const api = Object.entries(result.bundles).filter(([n]) => n !== 'docsPage');
     const over = (field, factor) => api.filter(([, x]) => x[field] !== undefined && b[field] !== undefined && x[field] > factor * b[field])
       .map(([n, x]) => `${n} ${(x[field] / b[field]).toFixed(2)}x`);
     const big = over('bytes', 1.25);
     line(!big.length, `(d) bundle bytes <= 1.25x baseline (${b.bytes} B; docsPage apart)${big.length ? `: ${big.join(', ')}` : ''}`);
-    if (b.requireMs === undefined) line(null, '(d) requireMs and the cold first answer not measured (--no-init)');
+    if (b.requireMs === undefined) line(null, '(d) requireMs and the cold-start overhead not measured (--no-init)');
     else {
       const slowRequire = over('requireMs', 1.25);
-      const slowFirst = over('firstMs', 2);
-      line(!slowRequire.length, `(d) requireMs <= 1.25x baseline (${fmt(b.requireMs)} ms)${slowRequire.length ? `: ${slowRequire.join(', ')}` : ''}`);
-      line(!slowFirst.length, `(d) first answer, cold, <= 2x baseline (${fmt(b.firstMs)} ms${result.initMode === 'tls' ? ', over TLS' : ''}${result.initNodeFlags?.length ? `, node ${result.initNodeFlags.join(' ')}` : ''})${slowFirst.length ? `: ${slowFirst.join(', ')}` : ''}`);
+      line(!slowRequire.length, `(d) requireMs (median over rounds) <= 1.25x baseline (${fmt(b.requireMs)} ms)${slowRequire.length ? `: ${slowRequire.join(', ')}` : ''}`);
+      if (b.overheadMs === undefined) line(null, '(d) cold-start overhead: the baseline\'s warm median not measured');
+      else {
+        const measured = api.filter(([, x]) => x.overheadMs !== undefined);
+        const unmatched = api.filter(([, x]) => x.firstMs !== undefined && x.overheadMs === undefined)
+          .map(([n, x]) => (x.status >= 200 && x.status < 300) || x.status === undefined ? n : `${n} (cold answer ${x.status})`);
+        // A ratio to a baseline overhead of 0 or less is no ratio: any positive overhead is over.
+        const heavy = measured.filter(([, x]) => x.overheadMs > 1.5 * Math.max(b.overheadMs, 0))
+          .map(([n, x]) => `${n} ${fmt(x.overheadMs)} ms${b.overheadMs > 0 ? ` (${(x.overheadMs / b.overheadMs).toFixed(2)}x)` : ''}`);
+        line(measured.length ? !heavy.length : null, `(d) cold-start overhead (first cold answer - warm p50) <= 1.5x baseline (${fmt(b.overheadMs)} ms${result.initMode === 'tls' ? ', over TLS' : ''}${result.initNodeFlags?.length ? `, node ${result.initNodeFlags.join(' ')}` : ''}) on ${measured.length} functions${unmatched.length ? ` (not compared: ${unmatched.join(', ')})` : ''}${heavy.length ? `: ${heavy.join(', ')}` : ''}`);
+      }
     }
   } else line(null, '(d) bundles not measured');
 
