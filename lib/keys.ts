@@ -133,11 +133,17 @@ export const repliesOf = (commentId: string) => `REPLIES#${commentId}`;
 // GSI2 lists an author's comments and replies (GSI2SK: the comment id), for the deletion of the account.
 export const commentsBy = (authorId: string) => `COMMENTSBY#${authorId}`;
 
-// Trace logs, ordered by simTimestamp then by writing order (ULID).
+// Trace logs: one partition per trace id, in it each actor's records together, ordered by
+// simTimestamp then by writing order (ULID). The actor leads the sort key so that a caller's
+// read of its own records is a Query of its own range alone, costing the same however many
+// records others wrote under the trace id (contract section 9); a logs:read read takes the
+// whole partition and orders it (functions/logs/trace.ts). Records written before the actor
+// led the key (`LOG#...` alone) are moved by `npm run migrate` (scripts/lib/trace-actors.mjs).
 export const trace = (traceId: string) => `TRACE#${traceId}`;
-export const log = (traceId: string, simTimestamp: number, logId: string) => ({
+export const logsBy = (actorId: string) => `ACTOR#${actorId}#`;
+export const log = (traceId: string, actorId: string, simTimestamp: number, logId: string) => ({
   PK: trace(traceId),
-  SK: `LOG#${sortableNumber(simTimestamp)}#${logId}`,
+  SK: `${logsBy(actorId)}LOG#${sortableNumber(simTimestamp)}#${logId}`,
 });
 
 // Idempotency records of creations, per user and key, in the user's partition (the deletion

@@ -53,7 +53,7 @@ export function buildLogRecord(trace: TraceContext, entry: LogEntry): LogRecord 
 
 function toItem(record: LogRecord): Record<string, unknown> {
   return {
-    ...keys.log(record.traceId, record.simTimestamp, record._id),
+    ...keys.log(record.traceId, record.actor.id, record.simTimestamp, record._id),
     type: 'LOG',
     ...record,
     actorId: record.actor.id,

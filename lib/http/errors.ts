@@ -5,6 +5,7 @@ import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { ApiError, InternalError, InvalidJson, Unauthorized, UnsupportedMediaType, ValidationError } from '../errors';
 import { logger } from '../log';
 import { writeLog } from '../audit/records';
+import { cutBody } from '../audit/redact';
 import { authenticate } from './auth';
 import { state, type Middleware, type MiddyRequest } from './state';
 import { toResponse } from './response';
@@ -51,6 +52,8 @@ async function recordFailure(request: MiddyRequest, err: ApiError): Promise<void
   if (!actorId && err.status < 500) return;
   const s = state(request);
   const route = request.event.routeKey ?? `${request.event.requestContext?.http?.method} ${request.event.rawPath}`;
+  // A refused request is anyone's to send under any trace id: its record keeps at most 4 KiB of its body.
+  const sent = s.rawBody !== undefined ? cutBody(s.rawBody) : undefined;
   await writeLog(s.trace, {
     level: err.status >= 500 ? 'ERROR' : 'WARN',
     type: err.status >= 500 ? 'REQUEST_FAILED' : 'REQUEST_REFUSED',
@@ -59,7 +62,7 @@ async function recordFailure(request: MiddyRequest, err: ApiError): Promise<void
     payload: {
       route,
       params: request.event.pathParameters ?? {},
-      ...(s.rawBody !== undefined ? { body: s.rawBody } : {}),
+      ...(sent ? { body: sent.body, ...(sent.cut ? { bodyTruncated: true } : {}) } : {}),
       error: { status: err.status, code: err.code },
     },
   });

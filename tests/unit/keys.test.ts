@@ -36,9 +36,12 @@ describe('key builders', () => {
   });
 
   it('orders log sort keys by simulated time, then by writing order', () => {
-    const a = keys.log('t', 5, '01B').SK;
-    const b = keys.log('t', 5, '01C').SK;
-    const c = keys.log('t', -7, '01Z').SK;
+    const a = keys.log('t', 'U1', 5, '01B').SK;
+    const b = keys.log('t', 'U1', 5, '01C').SK;
+    const c = keys.log('t', 'U1', -7, '01Z').SK;
     expect([b, a, c].sort()).toEqual([c, a, b]);
+    // Each actor's records lie in the actor's own range of the trace's partition.
+    for (const sk of [a, b, c]) expect(sk.startsWith(keys.logsBy('U1'))).toBe(true);
+    expect(keys.log('t', 'U10', 5, '01A').SK.startsWith(keys.logsBy('U1'))).toBe(false);
   });
 });
