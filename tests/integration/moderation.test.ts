@@ -56,8 +56,13 @@ describe('reports', () => {
     expect(first.body.report).toEqual({ _id: expect.any(String), targetType: 'post', targetId: post._id, reason: 'spam', status: 'open', createdAt: expect.any(String) });
     const second = await report(b, 'post', post._id, 'hate');
     expect(second.status).toBe(200);
-    expect(second.body.report._id).toBe(first.body.report._id);
-    expect((await report(a, 'post', post._id)).status).toBe(200);
+    // Each reporter's answer carries its own reason: none learns another's reason or note.
+    expect(second.body.report).toEqual({ ...first.body.report, reason: 'hate' });
+    expect(second.text).not.toContain('buy now');
+    expect((await report(b, 'post', post._id, 'other')).body.report.reason).toBe('hate');
+    const repeat = await report(a, 'post', post._id, 'violence');
+    expect(repeat.status).toBe(200);
+    expect(repeat.body.report).toEqual(first.body.report);
     expect(await getItem(keys.report(first.body.report._id))).toMatchObject({ reporters: 2 });
     const token = await moderatorToken(mod);
     const open = await queue(token);
