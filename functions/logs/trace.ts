@@ -24,10 +24,9 @@ export const TRACE_ANSWER_MAX = 1000;
 const inOrder = (a: LogRecord, b: LogRecord) => a.simTimestamp - b.simTimestamp || (a._id < b._id ? -1 : a._id > b._id ? 1 : 0);
 
 /**
- * The caller's own records are its range of the trace's partition (lib/keys.ts log), read in
- * key order, which is the contract's order: a Query that reads nothing another actor wrote, and
- * stops once it has one record past the cap. A logs:read token reads the whole partition,
- * every actor's range, and orders it.
+ * The caller's own records are its range of the trace's partition (lib/keys.ts log): a Query
+ * that reads nothing another actor wrote. A logs:read token reads the whole partition. Either
+ * is read whole and put in the contract's order here (the key holds the writing order alone).
  */
 async function readTrace(traceId: string, actorId: string | undefined): Promise<LogRecord[]> {
   const logs: LogRecord[] = [];
@@ -35,17 +34,15 @@ async function readTrace(traceId: string, actorId: string | undefined): Promise<
   do {
     const res = await db.send(new QueryCommand({
       TableName: TABLE,
-      ...(actorId
-        ? { KeyConditionExpression: 'PK = :pk AND begins_with(SK, :actor)', ExpressionAttributeValues: { ':pk': keys.trace(traceId), ':actor': keys.logsBy(actorId) } }
-        : { KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': keys.trace(traceId) } }),
-      ...(actorId ? { Limit: TRACE_ANSWER_MAX + 1 - logs.length } : {}),
+      KeyConditionExpression: actorId ? 'PK = :pk AND begins_with(SK, :actor)' : 'PK = :pk',
+      ExpressionAttributeValues: { ':pk': keys.trace(traceId), ...(actorId ? { ':actor': keys.logsBy(actorId) } : {}) },
       ConsistentRead: true,
       ExclusiveStartKey: start,
     }));
     logs.push(...(res.Items ?? []).map(fromLogItem));
     start = res.LastEvaluatedKey;
-  } while (start && !(actorId && logs.length > TRACE_ANSWER_MAX));
-  return actorId ? logs : logs.sort(inOrder);
+  } while (start);
+  return logs.sort(inOrder);
 }
 
 // Trace records embed no user-id arrays: nothing to scrub, so the block lists are not read.

@@ -19,18 +19,15 @@ export function redact(value: unknown, depth = 0): unknown {
 export const REFUSED_BODY_MAX_BYTES = 4096;
 
 /**
- * A request body for a refused or failed request's record: with its secrets removed first (a
- * cut could end inside a secret's key, which redact would then no longer see), then, when its
- * JSON text is longer than `maxBytes` of UTF-8, that text's first `maxBytes` bytes as a string,
- * cut before a code point that would not fit whole. `cut` says whether it was.
+ * A refused or failed request's body for its record's payload: its secrets removed first (a cut
+ * could end inside a secret's key, which redact would then no longer see); when its JSON text is
+ * over 4,096 bytes of UTF-8, the longest start of that text (a string body's JSON text begins with its quote) that fits in them as a string
+ * (encodeInto writes whole code points only: none is split), and `truncated`. Terse:
+ * every function bundles it, and the largest is at its budget (docs/OPERATIONS.md, "Bundle budget").
  */
-export function cutBody(body: unknown, maxBytes = REFUSED_BODY_MAX_BYTES): { body: unknown; cut: boolean } {
+export function cutBody(body: unknown): { body: unknown; truncated?: true } {
   const clean = redact(body);
-  const text = typeof clean === 'string' ? clean : JSON.stringify(clean);
-  const bytes = Buffer.from(text ?? '', 'utf8');
-  if (bytes.length <= maxBytes) return { body: clean, cut: false };
-  let end = maxBytes;
-  // bytes[end] is the first byte left out: a continuation byte (10xxxxxx) means its code point began before it.
-  while (end > 0 && (bytes[end]! & 0xc0) === 0x80) end--;
-  return { body: bytes.subarray(0, end).toString('utf8'), cut: true };
+  const text = JSON.stringify(clean);
+  const { read } = new TextEncoder().encodeInto(text, new Uint8Array(REFUSED_BODY_MAX_BYTES));
+  return read < text.length ? { body: text.slice(0, read), truncated: true } : { body: clean };
 }

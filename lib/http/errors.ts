@@ -52,8 +52,6 @@ async function recordFailure(request: MiddyRequest, err: ApiError): Promise<void
   if (!actorId && err.status < 500) return;
   const s = state(request);
   const route = request.event.routeKey ?? `${request.event.requestContext?.http?.method} ${request.event.rawPath}`;
-  // A refused request is anyone's to send under any trace id: its record keeps at most 4 KiB of its body.
-  const sent = s.rawBody !== undefined ? cutBody(s.rawBody) : undefined;
   await writeLog(s.trace, {
     level: err.status >= 500 ? 'ERROR' : 'WARN',
     type: err.status >= 500 ? 'REQUEST_FAILED' : 'REQUEST_REFUSED',
@@ -62,7 +60,8 @@ async function recordFailure(request: MiddyRequest, err: ApiError): Promise<void
     payload: {
       route,
       params: request.event.pathParameters ?? {},
-      ...(sent ? { body: sent.body, ...(sent.cut ? { bodyTruncated: true } : {}) } : {}),
+      // Anyone may send a refused request under any trace id: its record keeps at most 4 KiB of its body.
+      ...(s.rawBody !== undefined ? cutBody(s.rawBody) : {}),
       error: { status: err.status, code: err.code },
     },
   });

@@ -1,6 +1,6 @@
 // The one-off upgrade of trace records written before their sort key began with their actor
-// (lib/keys.ts log): `LOG#<simTimestamp>#<id>` becomes `ACTOR#<actorId>#LOG#<simTimestamp>#<id>`
-// in the same TRACE#<traceId> partition, so that their owner's read, which now reads its own
+// (lib/keys.ts log): `LOG#<sortable simTimestamp>#<id>` becomes `ACTOR#<actorId>#<id>` in the
+// same TRACE#<traceId> partition, so that their owner's read, which now reads its own
 // range alone, finds them. Until it runs, a logs:read token still reads them (it reads the whole
 // partition) and their owner does not. A stage deployed before that change runs it once, right
 // after the deploy (docs/OPERATIONS.md, "Upgrading a stage"); records expire after
@@ -20,7 +20,7 @@ const LEGACY = 'LOG#';
 const ATTRIBUTES = ['PK', 'SK', '_id', 'scenarioId', 'stepId', 'traceId', 'simTimestamp', 'level', 'action', 'actor', 'payload', 'stateDiff', 'createdAt', 'actorId', 'expiresAt'];
 
 /** The sort key of a legacy record's item, as lib/keys.ts log now builds it (a test checks they agree). */
-export const actorSortKey = (item) => `ACTOR#${item.actorId}#${item.SK}`;
+export const actorSortKey = (item) => `ACTOR#${item.actorId}#${item._id}`;
 
 /**
  * Moves every legacy trace record of `table` under its actor. `client`: a DynamoDBClient.
@@ -34,9 +34,11 @@ export async function migrateTraceActors({ client, table, segments = 4, log = ()
     for (const item of items) {
       counts.records++;
       if (!String(item.SK).startsWith(LEGACY)) continue;
+      // As the service writes a record now: the actor in the key, no `actorId` attribute.
+      const { actorId: _actor, ...moved } = item;
       try {
         await db.send(new TransactWriteCommand({ TransactItems: [
-          { Put: { TableName: table, Item: { ...item, SK: actorSortKey(item) }, ConditionExpression: 'attribute_not_exists(PK)' } },
+          { Put: { TableName: table, Item: { ...moved, SK: actorSortKey(item) }, ConditionExpression: 'attribute_not_exists(PK)' } },
           { Delete: { TableName: table, Key: { PK: item.PK, SK: item.SK }, ConditionExpression: 'attribute_exists(PK)' } },
         ] }));
         counts.moved++;

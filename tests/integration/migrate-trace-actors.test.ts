@@ -17,8 +17,7 @@ import { actorSortKey, migrateTraceActors } from '../../scripts/lib/trace-actors
 const read = (token: string, traceId: string) => call(traceLogs, 'GET /logs/trace/{traceId}', { token, params: { traceId } });
 
 it('builds the sort key the service builds', () => {
-  const legacy = `LOG#${keys.sortableNumber(5)}#01B`;
-  expect(actorSortKey({ actorId: 'U1', SK: legacy })).toBe(keys.log('t', 'U1', 5, '01B').SK);
+  expect(actorSortKey({ actorId: 'U1', _id: '01B' })).toBe(keys.log('t', 'U1', '01B').SK);
 });
 
 it('moves every legacy trace record under its actor, once; its owner then reads it', async () => {
@@ -28,12 +27,12 @@ it('moves every legacy trace record under its actor, once; its owner then reads 
   await call(edit, 'POST /users/profile/edit', { token: a.token, body: { bio: 'a at 20' }, headers: h(20) });
   await call(edit, 'POST /users/profile/edit', { token: b.token, body: { bio: 'b at 10' }, headers: h(10) });
   await call(edit, 'POST /users/profile/edit', { token: a.token, body: { bio: 'a at 10' }, headers: h(10) });
-  // As an older version wrote them: the sort key without the actor.
+  // As an older version wrote them: the sort key without the actor, which an attribute named.
   const written = await queryAll(keys.trace(t));
   expect(written).toHaveLength(3);
   for (const item of written) {
     const { SK } = item as { SK: string };
-    await db.send(new PutCommand({ TableName: TABLE, Item: { ...item, SK: SK.slice(SK.indexOf('#LOG#') + 1) } }));
+    await db.send(new PutCommand({ TableName: TABLE, Item: { ...item, actorId: (item.actor as { id: string }).id, SK: `LOG#${keys.sortableNumber(Number(item.simTimestamp))}#${String(item._id)}` } }));
     await db.send(new DeleteCommand({ TableName: TABLE, Key: { PK: item.PK, SK } }));
   }
   expect((await read(a.token, t)).status).toBe(404);

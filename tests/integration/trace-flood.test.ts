@@ -59,7 +59,7 @@ it('a victim reads its own records at the same cost after 200 refused 100 KiB re
   expect(refused).toHaveLength(200);
   for (const l of refused) {
     expect(l.level).toBe('WARN');
-    expect(l.payload.bodyTruncated).toBe(true);
+    expect(l.payload.truncated).toBe(true);
     expect(Buffer.byteLength(l.payload.body, 'utf8')).toBe(4096);
     expect(l.payload.body.startsWith('{"bio":"xxx')).toBe(true);
   }

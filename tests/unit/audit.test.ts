@@ -68,13 +68,13 @@ describe('buildLogRecord', () => {
 describe('cutBody', () => {
   it('keeps a body of at most 4 KiB of JSON text as it is, secrets removed', () => {
     const body = { bio: 'b'.repeat(4000), password: 'hunter22' };
-    expect(cutBody(body)).toEqual({ body: { bio: 'b'.repeat(4000), password: REDACTED }, cut: false });
+    expect(cutBody(body)).toEqual({ body: { bio: 'b'.repeat(4000), password: REDACTED } });
   });
 
   it('cuts a longer one to its first 4,096 bytes of UTF-8 text, never inside a code point, secrets removed first', () => {
     // '{"password":"[REDACTED]","bio":"' is 32 bytes; then 3-byte characters: byte 4,096 falls inside one.
-    const { body, cut } = cutBody({ password: 'x'.repeat(100_000), bio: '€'.repeat(30_000) });
-    expect(cut).toBe(true);
+    const { body, truncated } = cutBody({ password: 'x'.repeat(100_000), bio: '€'.repeat(30_000) });
+    expect(truncated).toBe(true);
     expect(typeof body).toBe('string');
     const text = body as string;
     expect(text.startsWith('{"password":"[REDACTED]","bio":"€€')).toBe(true);
@@ -83,7 +83,8 @@ describe('cutBody', () => {
     expect(text).not.toContain('xxx');
   });
 
-  it('cuts a string body the same way', () => {
-    expect(cutBody('a'.repeat(5000))).toEqual({ body: 'a'.repeat(4096), cut: true });
+  it('cuts a string body the same way: its JSON text, quotes included', () => {
+    expect(cutBody('a'.repeat(5000))).toEqual({ body: `"${'a'.repeat(4095)}`, truncated: true });
+    expect(cutBody('a'.repeat(4094))).toEqual({ body: 'a'.repeat(4094) });
   });
 });
