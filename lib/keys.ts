@@ -138,12 +138,17 @@ export const repliesOf = (commentId: string) => `REPLIES#${commentId}`;
 // GSI2 lists an author's comments and replies (GSI2SK: the comment id), for the deletion of the account.
 export const commentsBy = (authorId: string) => `COMMENTSBY#${authorId}`;
 
-// Trace logs, ordered by simTimestamp then by writing order (ULID).
+// Trace logs: one partition per trace id, in it each actor's records together, by writing
+// order (ULID). The actor leads the sort key so that a caller's read of its own records is a
+// Query of its own range alone, costing the same however many records others wrote under the
+// trace id (contract section 9). The contract's order (simTimestamp, then writing) is made by
+// the reader (functions/logs/trace.ts), which reads every record it answers anyway: a key
+// without simTimestamp spares every function sortableNumber (docs/OPERATIONS.md, "Bundle
+// budget"). Records written before (`LOG#<sortableNumber(simTimestamp)>#<id>`, no actor) are
+// moved by `npm run migrate` (scripts/lib/trace-actors.mjs).
 export const trace = (traceId: string) => `TRACE#${traceId}`;
-export const log = (traceId: string, simTimestamp: number, logId: string) => ({
-  PK: trace(traceId),
-  SK: `LOG#${sortableNumber(simTimestamp)}#${logId}`,
-});
+export const logsBy = (actorId: string) => `ACTOR#${actorId}#`;
+export const log = (traceId: string, actorId: string, logId: string) => ({ PK: trace(traceId), SK: `ACTOR#${actorId}#${logId}` });
 
 // Idempotency records of creations, per user and key, in the user's partition (the deletion
 // of the account removes them with the rest of it).
@@ -209,6 +214,7 @@ export const reportQueue = (status: string) => `REPORTS#${status}`;
 export const reportsBy = (userId: string) => `REPORTSBY#${userId}`;
 
 /**
+ * (The sort key of the trace records written before the actor led it; no key uses it now.)
  * A fixed-width hex string whose lexical order is the numeric order of any finite
  * float64 (negative, fractional and huge values included): flip every bit of a
  * negative number, only the sign bit of a positive one.

@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 // `npm run migrate -- [--stage <stage>]`: the one-off upgrades of a table whose items were
 // written by an older version of the service; each is idempotent, so running it twice, or on a
-// table that never needed it, changes nothing. Today there are two: block mirrors
+// table that never needed it, changes nothing. Today there are three: block mirrors
 // (scripts/lib/block-mirrors.mjs), for a stage deployed before the block lists came from the
-// user's own partition, and the recent ids and recent likers items (scripts/lib/recent-backfill.mjs),
-// for users, posts and comments written before the stream kept them. Without --stage: the running `npm start` stack (`--persist` data). With
+// user's own partition, the recent ids and recent likers items (scripts/lib/recent-backfill.mjs),
+// for users, posts and comments written before the stream kept them, and the trace records'
+// sort keys (scripts/lib/trace-actors.mjs), for records written before their actor led the key. Without --stage: the running `npm start` stack (`--persist` data). With
 // --stage <stage>: the table `aperture-<stage>` (TABLE_NAME overrides) through the AWS
 // credentials and region of the environment (docs/OPERATIONS.md, "Upgrading a stage").
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -17,6 +18,7 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 import { migrateBlockMirrors } from './lib/block-mirrors.mjs';
 import { migrateRecent } from './lib/recent-backfill.mjs';
+import { migrateTraceActors } from './lib/trace-actors.mjs';
 
 const local = JSON.parse(readFileSync(new URL('../config/local.json', import.meta.url), 'utf8'));
 const args = process.argv.slice(2);
@@ -32,6 +34,8 @@ const client = deployed ? new DynamoDBClient({}) : localClient(localStack().dyna
 const log = (line) => process.stdout.write(`${line}\n`);
 const done = await migrateBlockMirrors({ client, table, log });
 log(`block mirrors of ${table}: ${done.edges} block edges, ${done.written} mirrors written, ${done.present} already there, ${done.removed} removed again (unblocked during the run)`);
+const traced = await migrateTraceActors({ client, table, log });
+log(`trace records of ${table}: ${traced.records} records, ${traced.moved} moved under their actor, ${traced.gone} gone before their move`);
 
 // The recent ids and likers: the stream's own refreshes (lib/), bundled for this table. They
 // read only the table, its endpoint and the region from lib/config.ts, which must be the

@@ -246,7 +246,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The log records of a trace */
+        /** The log records of a trace the caller may see (its own; all with the scope logs:read), in order; at most the first 1,000 */
         get: operations["logsTrace"];
         put?: never;
         post?: never;
@@ -2675,6 +2675,11 @@ export interface operations {
                             count: number;
                             logs: components["schemas"]["LogRecord"][];
                             traceId: string;
+                            /**
+                             * @description present when the trace holds more records than the 1,000 answered
+                             * @constant
+                             */
+                            truncated?: true;
                         };
                         message: string;
                         /** @constant */

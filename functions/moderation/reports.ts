@@ -11,7 +11,8 @@ export const query = z.strictObject({
   cursor: z.optional(listCursor()),
 });
 
-export const handler = http({ query, scope: requireScope(MODERATE), scrubHidden: false }, async ({ query }) => {
+// A GET: lib/http removes the users hidden from the moderator from the targets' embedded arrays.
+export const handler = http({ query, scope: requireScope(MODERATE) }, async ({ query }) => {
   const page = await reportPage(query.status, query.limit, query.cursor);
   const targets = await targetViews(page.items);
   return {

@@ -53,10 +53,10 @@ export function buildLogRecord(trace: TraceContext, entry: LogEntry): LogRecord 
 
 function toItem(record: LogRecord): Record<string, unknown> {
   return {
-    ...keys.log(record.traceId, record.simTimestamp, record._id),
+    ...keys.log(record.traceId, record.actor.id, record._id),
     type: 'LOG',
+    // The actor is in the sort key: no `actorId` attribute (records written before have one).
     ...record,
-    actorId: record.actor.id,
     expiresAt: Math.floor(Date.now() / 1000) + Math.round(config.logRetentionDays * 86_400),
   };
 }

@@ -5,6 +5,7 @@ import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { ApiError, InternalError, InvalidJson, Unauthorized, UnsupportedMediaType, ValidationError } from '../errors';
 import { logger } from '../log';
 import { writeLog } from '../audit/records';
+import { cutBody } from '../audit/redact';
 import { authenticate } from './auth';
 import { state, type Middleware, type MiddyRequest } from './state';
 import { toResponse } from './response';
@@ -59,7 +60,8 @@ async function recordFailure(request: MiddyRequest, err: ApiError): Promise<void
     payload: {
       route,
       params: request.event.pathParameters ?? {},
-      ...(s.rawBody !== undefined ? { body: s.rawBody } : {}),
+      // Anyone may send a refused request under any trace id: its record keeps at most 4 KiB of its body.
+      ...(s.rawBody !== undefined ? cutBody(s.rawBody) : {}),
       error: { status: err.status, code: err.code },
     },
   });

@@ -127,8 +127,12 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
     summary: 'Mark every notification so far as read', status: 200, body: { unreadCount: { type: 'integer', const: 0 } } },
 
   'GET /logs/trace/{traceId}': {
-    summary: 'The log records of a trace', status: 200,
-    body: { message, data: { type: 'object', properties: { traceId: { type: 'string' }, count: { type: 'integer', minimum: 1 }, logs: list('LogRecord') }, required: ['traceId', 'count', 'logs'] } },
+    summary: 'The log records of a trace the caller may see (its own; all with the scope logs:read), in order; at most the first 1,000', status: 200,
+    body: { message, data: { type: 'object', properties: {
+      traceId: { type: 'string' }, count: { type: 'integer', minimum: 1 },
+      truncated: { type: 'boolean', const: true, description: 'present when the trace holds more records than the 1,000 answered' },
+      logs: list('LogRecord'),
+    }, required: ['traceId', 'count', 'logs'] } },
   },
   'POST /media/uploads': {
     summary: 'Issue an upload: a presigned URL to send one image straight to storage (at most UPLOADS_PER_HOUR, 60, in any 60 minutes)', status: 201, body: { upload: ref('Upload') }, errors: { 429: ['TOO_MANY_ATTEMPTS'] } },

@@ -92,7 +92,14 @@ const consistentGet = async <T>(key: { PK: string; SK: string }) =>
 
 export const getReport = (reportId: string) => consistentGet<ReportItem>(keys.report(reportId));
 
+/** The report as the reporter sees it: the caller's own reason, never another reporter's reason or note. */
 export interface Filed { report: ReportItem; created: boolean }
+
+/** The report with `reason` and `note` of the reporter given (the item holds the first reporter's). */
+const asReporterSees = (report: ReportItem, reason: Reason, note: string | undefined): ReportItem => {
+  const { note: _first, ...rest } = report;
+  return { ...rest, reason, ...(note ? { note } : {}) };
+};
 
 const MAX_ATTEMPTS = 10;
 
@@ -106,7 +113,7 @@ export async function fileReport(reporterId: string, target: { type: TargetType;
     op: {
       Put: {
         TableName: TABLE,
-        Item: { ...keys.reporter(reportId, reporterId), type: 'REPORTER', reportId, userId: reporterId, reason, createdAt, GSI2PK: keys.reportsBy(reporterId), GSI2SK: reportId },
+        Item: { ...keys.reporter(reportId, reporterId), type: 'REPORTER', reportId, userId: reporterId, reason, ...(note ? { note } : {}), createdAt, GSI2PK: keys.reportsBy(reporterId), GSI2SK: reportId },
         ConditionExpression: 'attribute_not_exists(PK)',
       },
     },
@@ -134,11 +141,12 @@ export async function fileReport(reporterId: string, target: { type: TargetType;
         return { report, created: true };
       }
       // The report and this reporter's marker, read together.
-      const [current, marked] = await Promise.all([getReport(open.reportId), consistentGet(keys.reporter(open.reportId, reporterId))]);
+      const [current, marked] = await Promise.all([getReport(open.reportId), consistentGet<{ reason?: Reason; note?: string }>(keys.reporter(open.reportId, reporterId))]);
       if (!current || current.status !== 'open') continue; // being resolved: the pointer goes next
       if (marked) {
         await recordNoChange(trace, { type: 'REPORT_FILED', actorId: reporterId, payload }, `User ${reporterId} already reported ${target.type} ${target.id}; nothing changed.`);
-        return { report: current, created: false };
+        // Its reason as first given: the marker's (what it sends again changes nothing).
+        return { report: asReporterSees(current, marked.reason ?? reason, marked.note), created: false };
       }
       await transact([
         marker(current.id, now),
@@ -155,7 +163,7 @@ export async function fileReport(reporterId: string, target: { type: TargetType;
           diff: diffState({ reporters: current.reporters }, { reporters: current.reporters + 1 }),
         }),
       ]);
-      return { report: { ...current, reporters: current.reporters + 1 }, created: false };
+      return { report: asReporterSees({ ...current, reporters: current.reporters + 1 }, reason, note), created: false };
     } catch (err) {
       if (!(err instanceof ConditionFailed)) throw err;
       // Another reporter or a resolution won the race: read again.

@@ -3,8 +3,9 @@
 // gone), and whose account a suspension hits.
 import { getPost, toPost, type Post, type PostItem } from '../posts/model';
 import { getComment, toComment, type Comment, type CommentItem } from '../comments/model';
-import { getUser } from '../users/repo';
-import { toBaseUser, type BaseUser, type UserItem } from '../users/model';
+import { EMBED_LIMIT, edgeIds, getUser, loadEdges } from '../users/repo';
+import { recentEdges, toBaseUser, type BaseUser, type UserEdges, type UserItem } from '../users/model';
+import { currentLikers, type LikersView } from '../posts/likers-item';
 import { relations } from '../graph/relations';
 import { batchGet, itemKey } from '../db/batch';
 import * as keys from '../keys';
@@ -53,26 +54,46 @@ export async function reportable(reporterId: string, type: TargetType, id: strin
 
 export type TargetView = Post | Comment | BaseUser | null;
 
+/** The newest likers of a post or comment as a list shows them: its recent likers item when current, else the likes index. */
+async function listedLikers(record: PostItem | CommentItem, likersItem: LikersView | undefined): Promise<string[]> {
+  if (!record.likesCount) return [];
+  return currentLikers(likersItem, record)?.slice(0, EMBED_LIMIT.list) ?? edgeIds('GSI1', keys.likesOf(record.id), EMBED_LIMIT.list);
+}
+
+/** A user's newest followers and following as a list shows them: its recent ids when current, else its edges. */
+const listedEdges = (item: UserItem): Promise<UserEdges> | UserEdges => {
+  const recent = recentEdges(item);
+  return recent
+    ? { followers: recent.followers.slice(0, EMBED_LIMIT.list), following: recent.following.slice(0, EMBED_LIMIT.list) }
+    : loadEdges(item.id, false, EMBED_LIMIT.list);
+};
+
 /**
- * Each report's target as it is now (null when gone), for a page of the queue: one BatchGet.
- * Its fields as every route shows them; its embedded id arrays (likes, followers, following) are
- * left empty: the lists of a post or user have their own routes.
+ * Each report's target as it is now (null when gone), for a page of the queue, as every list
+ * shows it (contract section 15): its fields and its embedded id arrays, a post's or comment's
+ * `likes` and a user's `followers` and `following`, the newest EMBED_LIMIT.list of each. One
+ * BatchGet reads the targets and, beside a post or comment, its recent likers item; the likes
+ * or follow edges are read only for a target whose recent ids are behind (as presentPosts and
+ * presentIds do). lib/http removes the users hidden from the moderator from those arrays.
  */
 export async function targetViews(reports: ReportItem[]): Promise<Map<string, TargetView>> {
   const key = (r: ReportItem) => (r.targetType === 'post' ? keys.post(r.targetId) : r.targetType === 'comment' ? keys.comment(r.targetId) : keys.user(r.targetId));
-  const found = reports.length ? await batchGet(reports.map(key)) : new Map<string, unknown>();
+  const likersKey = (r: ReportItem) => (r.targetType === 'post' ? keys.postLikers(r.targetId) : r.targetType === 'comment' ? keys.commentLikers(r.targetId) : undefined);
+  const wanted = [...reports.map(key), ...reports.flatMap((r) => likersKey(r) ?? [])];
+  const found = wanted.length ? await batchGet(wanted) : new Map<string, unknown>();
   // A comment under a deleted post or comment is gone too (liveComment): what the found
   // comments stand under, in a second BatchGet only when the page has comments.
   const comments = reports.flatMap((r) => (r.targetType === 'comment' && found.has(itemKey(key(r))) ? [found.get(itemKey(key(r))) as CommentItem] : []));
   const above = comments.length ? await batchGet(comments.flatMap(aboveOf), { projection: 'createdAt' }) : new Map<string, unknown>();
-  const out = new Map<string, TargetView>();
-  for (const r of reports) {
+  const views = await Promise.all(reports.map(async (r): Promise<[string, TargetView]> => {
     const item = found.get(itemKey(key(r)));
     const orphan = r.targetType === 'comment' && item !== undefined && !aboveOf(item as CommentItem).every((k) => above.has(itemKey(k)));
-    if (!item || orphan) { out.set(r.id, null); continue; }
-    if (r.targetType === 'post') out.set(r.id, toPost(item as PostItem, []));
-    else if (r.targetType === 'comment') out.set(r.id, toComment(item as CommentItem, []));
-    else out.set(r.id, (item as UserItem).deletedAt ? null : toBaseUser(item as UserItem, { followers: [], following: [] }, false));
-  }
-  return out;
+    if (!item || orphan) return [r.id, null];
+    const likersItem = likersKey(r) && (found.get(itemKey(likersKey(r)!)) as LikersView | undefined);
+    if (r.targetType === 'post') return [r.id, toPost(item as PostItem, await listedLikers(item as PostItem, likersItem))];
+    if (r.targetType === 'comment') return [r.id, toComment(item as CommentItem, await listedLikers(item as CommentItem, likersItem))];
+    const user = item as UserItem;
+    return [r.id, user.deletedAt ? null : toBaseUser(user, await listedEdges(user), false)];
+  }));
+  return new Map(views);
 }

@@ -14,13 +14,17 @@ export const SHAPE = {
   likesPerComment: 1, // on top-level comments
   bookmarksPerUser: 5,
   logsPerTrace: 3, // one trace per user
+  // A few users' second trace, flooded: their own records and, under the same trace id, another
+  // user's refused requests, each keeping the 4 KiB of body a refused request's record keeps.
+  floodedTraces: 4,
+  floodPerTrace: 200,
 };
 
 export const SCALES = {
   '1x': { name: '1x', users: 200, ...SHAPE },
   '10x': { name: '10x', users: 2000, ...SHAPE },
   // For the harness test only: tiny, same kinds of items.
-  tiny: { name: 'tiny', users: 12, postsPerUser: 2, follows: 3, likesPerPost: 2, commentsPerPost: 2, repliesPerComment: 2, likesPerComment: 1, bookmarksPerUser: 2, logsPerTrace: 2 },
+  tiny: { name: 'tiny', users: 12, postsPerUser: 2, follows: 3, likesPerPost: 2, commentsPerPost: 2, repliesPerComment: 2, likesPerComment: 1, bookmarksPerUser: 2, logsPerTrace: 2, floodedTraces: 1, floodPerTrace: 3 },
 };
 
 export const PASSWORD = 'bench-password-1';
@@ -124,6 +128,8 @@ export function buildDataset(scale, tag = '') {
     scale, N, users, posts, comments, blockOffset,
     follows, blocks, blockedEitherWay, followingOf, followersOf, bookmarksOf,
     traceOf: (u) => `${tag || 'bench-'}trace-${u}`,
+    /** The flooded trace of user u < scale.floodedTraces (SHAPE). */
+    floodedTraceOf: (u) => `${tag || 'bench-'}flooded-${u}`,
     /** Times of the edges: after both users exist, before any post. */
     edgeTime: (a, b) => iso(T0 + N * 1000 + (a * N + b) * 10),
   };

@@ -48,6 +48,23 @@ export function* itemsOf(ds, lib, passwordHash) {
         type: 'BENCH_STEP', description: `Benchmark step ${k}.`, actorId: u.id, payload: { k },
       }).op.Put.Item;
     }
+    // The first users' flooded trace: the same records of their own, and the next user's
+    // refused requests under the same trace id, as lib/http/errors.ts records them.
+    if (u.i < ds.scale.floodedTraces) {
+      const flooded = { ...trace, traceId: ds.floodedTraceOf(u.i) };
+      for (let k = 0; k < ds.scale.logsPerTrace; k++) {
+        yield logItem({ ...flooded, stepId: `step-${k}`, simTimestamp: flooded.simTimestamp + k }, {
+          type: 'BENCH_STEP', description: `Benchmark step ${k}.`, actorId: u.id, payload: { k },
+        }).op.Put.Item;
+      }
+      const other = userId((u.i + 1) % ds.N);
+      for (let k = 0; k < ds.scale.floodPerTrace; k++) {
+        yield logItem({ ...flooded, stepId: `flood-${k}`, simTimestamp: flooded.simTimestamp + k }, {
+          level: 'WARN', type: 'REQUEST_REFUSED', description: 'POST /users/profile/edit was answered 400 VALIDATION_ERROR: The request is not valid.', actorId: other,
+          payload: { route: 'POST /users/profile/edit', params: {}, body: `{"bio":"${'x'.repeat(4088)}`, truncated: true, error: { status: 400, code: 'VALIDATION_ERROR' } },
+        }).op.Put.Item;
+      }
+    }
   }
 
   const shardCounts = new Array(FEED_SHARDS).fill(0);

@@ -299,6 +299,12 @@ export const scenarios = [
     route: 'GET /logs/trace/{traceId}', kind: 'read', seed: true,
     request: async (ctx, k) => { const c = mod(k * 7 + 3, ctx.N); return { ...(await bearer(ctx, c)), params: { traceId: ctx.ds.traceOf(c) } }; },
   },
+  // The same read of one's own records in a trace where another user wrote 200 refused requests:
+  // the same figures (the caller's read is its own range of the trace's partition alone).
+  {
+    route: 'GET /logs/trace/{traceId}', variant: 'flooded: 200 refused requests of another user', trips: 1, kind: 'read',
+    request: async (ctx, k) => { const c = mod(k, ctx.ds.scale.floodedTraces); return { ...(await bearer(ctx, c)), params: { traceId: ctx.ds.floodedTraceOf(c) } }; },
+  },
 
   // Writes of notifications and media.
   { route: 'POST /notifications/read', kind: 'write', request: (ctx, k) => bearer(ctx, k * 7 + 6) },

@@ -7,7 +7,7 @@ import { call } from '../support/invoke';
 import { makePost, users } from '../support/posts';
 import { block, follow, unblock, unfollow } from '../support/graph';
 import { getItem } from '../support/db';
-import { comment, comments, created, traceRecords } from '../support/comment-api';
+import { comment, comments, created, like, traceRecords } from '../support/comment-api';
 import type { TestUser } from '../support/factories';
 import * as keys from '../../lib/keys';
 import { signToken } from '../../lib/auth/tokens';
@@ -56,8 +56,13 @@ describe('reports', () => {
     expect(first.body.report).toEqual({ _id: expect.any(String), targetType: 'post', targetId: post._id, reason: 'spam', status: 'open', createdAt: expect.any(String) });
     const second = await report(b, 'post', post._id, 'hate');
     expect(second.status).toBe(200);
-    expect(second.body.report._id).toBe(first.body.report._id);
-    expect((await report(a, 'post', post._id)).status).toBe(200);
+    // Each reporter's answer carries its own reason: none learns another's reason or note.
+    expect(second.body.report).toEqual({ ...first.body.report, reason: 'hate' });
+    expect(second.text).not.toContain('buy now');
+    expect((await report(b, 'post', post._id, 'other')).body.report.reason).toBe('hate');
+    const repeat = await report(a, 'post', post._id, 'violence');
+    expect(repeat.status).toBe(200);
+    expect(repeat.body.report).toEqual(first.body.report);
     expect(await getItem(keys.report(first.body.report._id))).toMatchObject({ reporters: 2 });
     const token = await moderatorToken(mod);
     const open = await queue(token);
@@ -71,6 +76,36 @@ describe('reports', () => {
     const again = await report(a, 'post', post._id);
     expect(again.status).toBe(201);
     expect(again.body.report._id).not.toBe(first.body.report._id);
+  });
+
+  it('shows each target in the queue with its embedded arrays as the other routes show them: a post\'s and a comment\'s likes, a user\'s followers and following', async () => {
+    const [author, a, b, mod] = await users(4);
+    const post = await makePost(author);
+    const c = created(await comment(author, post._id, 'a comment worth a like'));
+    for (const u of [a, b]) expect((await call(likeH, 'POST /posts/like/{post_id}', { token: u.token, params: { post_id: post._id } })).status).toBe(200);
+    expect((await like(b, c._id)).status).toBe(200);
+    await follow(a, author);
+    await follow(author, b);
+    const reported = [await report(a, 'post', post._id), await report(a, 'comment', c._id), await report(b, 'user', author.id)];
+    const token = await moderatorToken(mod);
+    const asListed = async () => {
+      const open = (await queue(token, { limit: '50' })).body.reports as { _id: string; target: Record<string, unknown> }[];
+      return reported.map((r) => open.find((x) => x._id === r.body.report._id)!.target);
+    };
+    const [postTarget, commentTarget, userTarget] = await asListed();
+    expect(postTarget!.likes).toEqual([b.id, a.id]);
+    expect(postTarget!.likes).toEqual((await call(getPost, 'GET /posts/{post_id}', { token, params: { post_id: post._id } })).body.post.likes);
+    expect(commentTarget!.likes).toEqual([b.id]);
+    expect(commentTarget!.likes).toEqual((await comments(mod, post._id)).body.data.comments.find((x: { _id: string }) => x._id === c._id).likes);
+    expect(userTarget).toMatchObject({ _id: author.id, followers: [a.id], following: [b.id] });
+    // Once the stream has written the recent ids beside them, the same again from there.
+    await eventually(() => getItem(keys.postLikers(post._id)), (item) => item?.likesCount === 2);
+    await eventually(() => getItem(keys.commentLikers(c._id)), (item) => item?.likesCount === 1);
+    await eventually(() => getItem(keys.user(author.id)), (item) => item?.recentV !== undefined && item.recentV === (item.edgesV ?? 0));
+    expect((await asListed()).map((t) => [t!.likes, t!.followers, t!.following])).toEqual([[[b.id, a.id], undefined, undefined], [[b.id], undefined, undefined], [undefined, [a.id], [b.id]]]);
+    // The users hidden from the moderator leave the arrays, as on every GET.
+    await block(mod, b);
+    expect((await asListed()).map((t) => [t!.likes, t!.followers, t!.following])).toEqual([[[a.id], undefined, undefined], [[], undefined, undefined], [undefined, [a.id], []]]);
   });
 
   it('refuses reporting oneself or one\'s own content (400 SELF_ACTION), and a missing or hidden target (404); without the scope the moderation routes answer 403', async () => {

@@ -1,4 +1,4 @@
-import { redact, REDACTED } from '../../lib/audit/redact';
+import { cutBody, redact, REDACTED, REFUSED_BODY_MAX_BYTES } from '../../lib/audit/redact';
 import { diffState } from '../../lib/audit/diff';
 import { buildLogRecord } from '../../lib/audit/records';
 
@@ -62,5 +62,29 @@ describe('buildLogRecord', () => {
       payload: { body: { password: REDACTED } }, stateDiff: { after: { token: REDACTED } },
     });
     expect(rec.createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+  });
+});
+
+describe('cutBody', () => {
+  it('keeps a body of at most 4 KiB of JSON text as it is, secrets removed', () => {
+    const body = { bio: 'b'.repeat(4000), password: 'hunter22' };
+    expect(cutBody(body)).toEqual({ body: { bio: 'b'.repeat(4000), password: REDACTED } });
+  });
+
+  it('cuts a longer one to its first 4,096 bytes of UTF-8 text, never inside a code point, secrets removed first', () => {
+    // '{"password":"[REDACTED]","bio":"' is 32 bytes; then 3-byte characters: byte 4,096 falls inside one.
+    const { body, truncated } = cutBody({ password: 'x'.repeat(100_000), bio: '€'.repeat(30_000) });
+    expect(truncated).toBe(true);
+    expect(typeof body).toBe('string');
+    const text = body as string;
+    expect(text.startsWith('{"password":"[REDACTED]","bio":"€€')).toBe(true);
+    expect(Buffer.byteLength(text, 'utf8')).toBe(32 + 3 * Math.floor((REFUSED_BODY_MAX_BYTES - 32) / 3));
+    expect(text).not.toContain('\uFFFD');
+    expect(text).not.toContain('xxx');
+  });
+
+  it('cuts a string body the same way: its JSON text, quotes included', () => {
+    expect(cutBody('a'.repeat(5000))).toEqual({ body: `"${'a'.repeat(4095)}`, truncated: true });
+    expect(cutBody('a'.repeat(4094))).toEqual({ body: 'a'.repeat(4094) });
   });
 });

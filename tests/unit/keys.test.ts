@@ -35,10 +35,12 @@ describe('key builders', () => {
     expect(keys.email('Ada@Example.COM').PK).toBe('EMAIL#ada@example.com');
   });
 
-  it('orders log sort keys by simulated time, then by writing order', () => {
-    const a = keys.log('t', 5, '01B').SK;
-    const b = keys.log('t', 5, '01C').SK;
-    const c = keys.log('t', -7, '01Z').SK;
-    expect([b, a, c].sort()).toEqual([c, a, b]);
+  it('keeps each actor\'s trace records in the actor\'s own range of the trace\'s partition, by writing order', () => {
+    const a = keys.log('t', 'U1', '01B').SK;
+    const b = keys.log('t', 'U1', '01C').SK;
+    expect([b, a].sort()).toEqual([a, b]);
+    for (const sk of [a, b]) expect(sk.startsWith(keys.logsBy('U1'))).toBe(true);
+    expect(keys.log('t', 'U10', '01A').SK.startsWith(keys.logsBy('U1'))).toBe(false);
+    expect(keys.log('t', 'U1', '01B').PK).toBe(keys.trace('t'));
   });
 });
