@@ -868,9 +868,14 @@ export interface components {
             /** @constant */
             success: false;
         };
+        FeedPagination: {
+            hasMore: boolean;
+            /** @description opaque (the id of the last post of the page); pass as `cursor` for the next page; null on the last page */
+            nextCursor: string | null;
+        };
         ListPagination: {
             hasMore: boolean;
-            /** @description opaque; pass as `cursor` for the next page */
+            /** @description opaque (`<17 digits of a time>.<id>`); pass as `cursor` for the next page; null on the last page */
             nextCursor: string | null;
         };
         LogRecord: {
@@ -1090,22 +1095,43 @@ export interface components {
     };
     responses: never;
     parameters: {
-        /** @description The same user repeating the same request (method, path, body) with the same key within 24 h gets the first answer again (status, body) and nothing is created twice. The key with another method, path or body is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first is still being answered is 409 IDEMPOTENCY_KEY_IN_USE. A failed request does not hold the key. */
+        /**
+         * @description The same user repeating the same request (method, path, body) with the same key within 24 h gets the first answer again (status, body) and nothing is created twice. The key with another method, path or body is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first is still being answered is 409 IDEMPOTENCY_KEY_IN_USE. A failed request does not hold the key.
+         * @example c2d1f0e4-7b8a-4c3d-9e21-5f6a7b8c9d0e
+         */
         IdempotencyKey: string;
-        /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+        /**
+         * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+         * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+         */
         Traceparent: string;
-        /** @description fills scenarioId of the log records */
+        /**
+         * @description fills scenarioId of the log records
+         * @example onboarding
+         */
         XScenarioId: string;
-        /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+        /**
+         * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+         * @example 1773500966535
+         */
         XSimTimestamp: string;
-        /** @description fills stepId of the log records */
+        /**
+         * @description fills stepId of the log records
+         * @example step-3
+         */
         XStepId: string;
-        /** @description trace id of this request; default: the traceparent's, else a new one */
+        /**
+         * @description trace id of this request; default: the traceparent's, else a new one
+         * @example trace-4bf92f3577b34da6
+         */
         XTraceId: string;
     };
     requestBodies: never;
     headers: {
-        /** @description the trace id of the request: give it to GET /logs/trace/{traceId} */
+        /**
+         * @description the trace id of the request: give it to GET /logs/trace/{traceId}
+         * @example trace-4bf92f3577b34da6
+         */
         XTraceId: string;
     };
     pathItems: never;
@@ -1116,15 +1142,30 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path?: never;
@@ -1133,6 +1174,12 @@ export interface operations {
         /** @description JSON, at most 100 KiB. Text is trimmed before it is checked; lengths count Unicode code points. Unknown fields are refused. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "identifier": "ada.lovelace",
+                 *       "password": "correct horse battery"
+                 *     }
+                 */
                 "application/json": {
                     /** @description a username or an e-mail address; trimmed, then 1-254 characters */
                     identifier: string;
@@ -1148,6 +1195,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Done.",
+                     *       "token": "eyJhbGciOiJFUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIwMUpROFo2VzRUNU4ySzdNOVAzUjVWOFgwQSJ9.c2lnbmF0dXJl",
+                     *       "refreshToken": "rt_6f9c2a1e8b7d4c3f9a0e1d2c3b4a5f6e",
+                     *       "expiresIn": 900,
+                     *       "user": {
+                     *         "_id": "01JQ8Z6W4T5N2K7M9P3R5V8X0A",
+                     *         "name": "Ada Lovelace",
+                     *         "username": "ada.lovelace",
+                     *         "email": "ada@example.com",
+                     *         "image": "https://cdn.example.com/avatars/ada.jpg",
+                     *         "bio": "Notes on the analytical engine.",
+                     *         "gender": "female",
+                     *         "emailVerified": true,
+                     *         "followers": [
+                     *           "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *         ],
+                     *         "following": [
+                     *           "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *         ],
+                     *         "bookmarks": [
+                     *           "01JQ90A1B2C3D4E5F6G7H8J9KM"
+                     *         ],
+                     *         "blocked_users": [],
+                     *         "createdAt": "2026-03-14T15:09:26.535Z",
+                     *         "updatedAt": "2026-03-14T15:09:26.535Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @description lifetime of token, seconds */
                         expiresIn: number;
@@ -1169,6 +1247,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1179,6 +1270,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The username, e-mail address or password is wrong.",
+                     *       "code": "INVALID_CREDENTIALS"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1189,6 +1287,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "You are not allowed to do this.",
+                     *       "code": "FORBIDDEN"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1199,6 +1304,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1209,18 +1321,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Too many attempts: TOO_MANY_ATTEMPTS */
             429: {
                 headers: {
-                    /** @description seconds */
+                    /**
+                     * @description seconds
+                     * @example 900
+                     */
                     "Retry-After"?: number;
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Too many failed logins. Try again later.",
+                     *       "code": "TOO_MANY_ATTEMPTS"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1231,6 +1360,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1240,15 +1376,30 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path?: never;
@@ -1263,6 +1414,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Done."
+                     *     }
+                     */
                     "application/json": {
                         message: string;
                         /** @constant */
@@ -1277,17 +1434,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: UNAUTHORIZED */
             401: {
                 headers: {
+                    /** @example Bearer */
                     "WWW-Authenticate"?: "Bearer";
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1298,6 +1476,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1308,6 +1493,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1318,6 +1510,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1327,15 +1526,30 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path?: never;
@@ -1344,6 +1558,12 @@ export interface operations {
         /** @description JSON, at most 100 KiB. Text is trimmed before it is checked; lengths count Unicode code points. Unknown fields are refused. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "currentPassword": "correct horse battery",
+                 *       "newPassword": "staple paper clip"
+                 *     }
+                 */
                 "application/json": {
                     currentPassword: string;
                     /** Format: password */
@@ -1359,6 +1579,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Done."
+                     *     }
+                     */
                     "application/json": {
                         message: string;
                         /** @constant */
@@ -1373,17 +1599,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: UNAUTHORIZED, INVALID_CREDENTIALS */
             401: {
                 headers: {
+                    /** @example Bearer */
                     "WWW-Authenticate"?: "Bearer";
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1394,6 +1641,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1404,18 +1658,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Too many attempts: TOO_MANY_ATTEMPTS */
             429: {
                 headers: {
-                    /** @description seconds */
+                    /**
+                     * @description seconds
+                     * @example 900
+                     */
                     "Retry-After"?: number;
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Too many failed logins. Try again later.",
+                     *       "code": "TOO_MANY_ATTEMPTS"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1426,6 +1697,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1435,15 +1713,30 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path?: never;
@@ -1452,6 +1745,11 @@ export interface operations {
         /** @description JSON, at most 100 KiB. Text is trimmed before it is checked; lengths count Unicode code points. Unknown fields are refused. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "refreshToken": "rt_6f9c2a1e8b7d4c3f9a0e1d2c3b4a5f6e"
+                 *     }
+                 */
                 "application/json": {
                     refreshToken: string;
                 };
@@ -1465,6 +1763,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "token": "eyJhbGciOiJFUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIwMUpROFo2VzRUNU4ySzdNOVAzUjVWOFgwQSJ9.c2lnbmF0dXJl",
+                     *       "refreshToken": "rt_6f9c2a1e8b7d4c3f9a0e1d2c3b4a5f6e",
+                     *       "expiresIn": 900
+                     *     }
+                     */
                     "application/json": {
                         /** @description lifetime of token, seconds */
                         expiresIn: number;
@@ -1484,17 +1790,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: UNAUTHORIZED */
             401: {
                 headers: {
+                    /** @example Bearer */
                     "WWW-Authenticate"?: "Bearer";
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1505,6 +1832,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1515,6 +1849,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1525,6 +1866,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1534,15 +1882,30 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path?: never;
@@ -1551,6 +1914,14 @@ export interface operations {
         /** @description JSON, at most 100 KiB. Text is trimmed before it is checked; lengths count Unicode code points. Unknown fields are refused. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Ada Lovelace",
+                 *       "username": "ada.lovelace",
+                 *       "email": "ada@example.com",
+                 *       "password": "correct horse battery"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: email
@@ -1574,6 +1945,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Done.",
+                     *       "token": "eyJhbGciOiJFUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIwMUpROFo2VzRUNU4ySzdNOVAzUjVWOFgwQSJ9.c2lnbmF0dXJl",
+                     *       "refreshToken": "rt_6f9c2a1e8b7d4c3f9a0e1d2c3b4a5f6e",
+                     *       "expiresIn": 900,
+                     *       "user": {
+                     *         "_id": "01JQ8Z6W4T5N2K7M9P3R5V8X0A",
+                     *         "name": "Ada Lovelace",
+                     *         "username": "ada.lovelace",
+                     *         "email": "ada@example.com",
+                     *         "image": "https://cdn.example.com/avatars/ada.jpg",
+                     *         "bio": "Notes on the analytical engine.",
+                     *         "gender": "female",
+                     *         "emailVerified": true,
+                     *         "followers": [
+                     *           "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *         ],
+                     *         "following": [
+                     *           "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *         ],
+                     *         "bookmarks": [
+                     *           "01JQ90A1B2C3D4E5F6G7H8J9KM"
+                     *         ],
+                     *         "blocked_users": [],
+                     *         "createdAt": "2026-03-14T15:09:26.535Z",
+                     *         "updatedAt": "2026-03-14T15:09:26.535Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @description lifetime of token, seconds */
                         expiresIn: number;
@@ -1595,6 +1997,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1605,6 +2020,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "This username is already taken.",
+                     *       "code": "USERNAME_TAKEN"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1615,6 +2037,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1625,6 +2054,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1635,6 +2071,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1644,15 +2087,30 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path?: never;
@@ -1667,6 +2125,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "sessions": [
+                     *         {
+                     *           "_id": "01JQ96G7H8J9K0M1N2P3Q4R5ST",
+                     *           "createdAt": "2026-03-14T15:09:26.535Z",
+                     *           "lastUsedAt": "2026-03-14T15:09:26.535Z",
+                     *           "userAgent": "Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X)",
+                     *           "current": true
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         sessions: components["schemas"]["Session"][];
                         /** @constant */
@@ -1681,17 +2153,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: UNAUTHORIZED */
             401: {
                 headers: {
+                    /** @example Bearer */
                     "WWW-Authenticate"?: "Bearer";
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1702,6 +2195,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1712,6 +2212,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1722,6 +2229,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1731,18 +2245,34 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path: {
+                /** @example 01JQ96G7H8J9K0M1N2P3Q4R5ST */
                 session_id: string;
             };
             cookie?: never;
@@ -1756,6 +2286,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Done."
+                     *     }
+                     */
                     "application/json": {
                         message: string;
                         /** @constant */
@@ -1770,17 +2306,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: UNAUTHORIZED */
             401: {
                 headers: {
+                    /** @example Bearer */
                     "WWW-Authenticate"?: "Bearer";
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1791,6 +2348,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "No such record.",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1801,6 +2365,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1811,6 +2382,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1821,6 +2399,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1830,18 +2415,34 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path: {
+                /** @example 01JQ91Q2W3E4R5T6Y7Z8X9C0VB */
                 comment_id: string;
             };
             cookie?: never;
@@ -1855,6 +2456,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Done."
+                     *     }
+                     */
                     "application/json": {
                         message: string;
                         /** @constant */
@@ -1869,17 +2476,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: UNAUTHORIZED */
             401: {
                 headers: {
+                    /** @example Bearer */
                     "WWW-Authenticate"?: "Bearer";
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1890,6 +2518,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "You are not allowed to do this.",
+                     *       "code": "FORBIDDEN"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1900,6 +2535,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "No such record.",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1910,6 +2552,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1920,6 +2569,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1930,6 +2586,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1939,20 +2602,39 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The same user repeating the same request (method, path, body) with the same key within 24 h gets the first answer again (status, body) and nothing is created twice. The key with another method, path or body is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first is still being answered is 409 IDEMPOTENCY_KEY_IN_USE. A failed request does not hold the key. */
+                /**
+                 * @description The same user repeating the same request (method, path, body) with the same key within 24 h gets the first answer again (status, body) and nothing is created twice. The key with another method, path or body is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first is still being answered is 409 IDEMPOTENCY_KEY_IN_USE. A failed request does not hold the key.
+                 * @example c2d1f0e4-7b8a-4c3d-9e21-5f6a7b8c9d0e
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path: {
+                /** @example 01JQ90A1B2C3D4E5F6G7H8J9KM */
                 post_id: string;
             };
             cookie?: never;
@@ -1960,6 +2642,11 @@ export interface operations {
         /** @description JSON, at most 100 KiB. Text is trimmed before it is checked; lengths count Unicode code points. Unknown fields are refused. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "text": "What a light!"
+                 *     }
+                 */
                 "application/json": {
                     /** @description trimmed, then 1-2200 characters (Unicode code points); no control characters; not only invisible characters */
                     text: string;
@@ -1974,6 +2661,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Done.",
+                     *       "comment": {
+                     *         "_id": "01JQ91Q2W3E4R5T6Y7Z8X9C0VB",
+                     *         "text": "What a light!",
+                     *         "author": "01JQ8Z6W4T5N2K7M9P3R5V8X0A",
+                     *         "post": "01JQ90A1B2C3D4E5F6G7H8J9KM",
+                     *         "parentComment": null,
+                     *         "replyTo": null,
+                     *         "likes": [
+                     *           "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *         ],
+                     *         "likesCount": 3,
+                     *         "isLiked": true,
+                     *         "repliesCount": 1,
+                     *         "createdAt": "2026-03-14T15:09:26.535Z",
+                     *         "updatedAt": "2026-03-14T15:09:26.535Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         comment: components["schemas"]["Comment"];
                         message: string;
@@ -1989,17 +2698,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: UNAUTHORIZED */
             401: {
                 headers: {
+                    /** @example Bearer */
                     "WWW-Authenticate"?: "Bearer";
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2010,6 +2740,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "You are not allowed to do this.",
+                     *       "code": "FORBIDDEN"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2020,6 +2757,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "No such record.",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2030,6 +2774,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request with this Idempotency-Key is still being answered. Retry in a moment.",
+                     *       "code": "IDEMPOTENCY_KEY_IN_USE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2040,6 +2791,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2050,6 +2808,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2060,6 +2825,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "This Idempotency-Key was already used for another request (another route, path or body). Send a new key.",
+                     *       "code": "IDEMPOTENCY_KEY_REUSED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2070,6 +2842,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2079,18 +2858,34 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path: {
+                /** @example 01JQ91Q2W3E4R5T6Y7Z8X9C0VB */
                 comment_id: string;
             };
             cookie?: never;
@@ -2104,6 +2899,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Done.",
+                     *       "isLiked": true,
+                     *       "likesCount": 3
+                     *     }
+                     */
                     "application/json": {
                         isLiked: boolean;
                         likesCount: number;
@@ -2120,17 +2923,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: UNAUTHORIZED */
             401: {
                 headers: {
+                    /** @example Bearer */
                     "WWW-Authenticate"?: "Bearer";
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2141,6 +2965,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "You are not allowed to do this.",
+                     *       "code": "FORBIDDEN"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2151,6 +2982,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "No such record.",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2161,6 +2999,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2171,6 +3016,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2181,6 +3033,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2189,22 +3048,40 @@ export interface operations {
     commentsOfPost: {
         parameters: {
             query?: {
+                /** @example 2026-03-14T15:09:26.535Z */
                 cursor?: string;
+                /** @example 10 */
                 limit?: number;
             };
             header?: {
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path: {
+                /** @example 01JQ90A1B2C3D4E5F6G7H8J9KM */
                 post_id: string;
             };
             cookie?: never;
@@ -2218,6 +3095,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Done.",
+                     *       "data": {
+                     *         "comments": [
+                     *           {
+                     *             "_id": "01JQ91Q2W3E4R5T6Y7Z8X9C0VB",
+                     *             "text": "What a light!",
+                     *             "author": "01JQ8Z6W4T5N2K7M9P3R5V8X0A",
+                     *             "post": "01JQ90A1B2C3D4E5F6G7H8J9KM",
+                     *             "parentComment": null,
+                     *             "replyTo": null,
+                     *             "likes": [
+                     *               "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *             ],
+                     *             "likesCount": 3,
+                     *             "isLiked": true,
+                     *             "repliesCount": 1,
+                     *             "createdAt": "2026-03-14T15:09:26.535Z",
+                     *             "updatedAt": "2026-03-14T15:09:26.535Z"
+                     *           }
+                     *         ],
+                     *         "pagination": {
+                     *           "hasMore": true,
+                     *           "nextCursor": "2026-03-14T15:09:26.535Z"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             comments: components["schemas"]["Comment"][];
@@ -2236,17 +3143,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: UNAUTHORIZED */
             401: {
                 headers: {
+                    /** @example Bearer */
                     "WWW-Authenticate"?: "Bearer";
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2257,6 +3185,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "No such record.",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2267,6 +3202,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2277,6 +3219,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2287,6 +3236,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2295,22 +3251,40 @@ export interface operations {
     commentsReplies: {
         parameters: {
             query?: {
+                /** @example 2026-03-14T15:09:26.535Z */
                 cursor?: string;
+                /** @example 10 */
                 limit?: number;
             };
             header?: {
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path: {
+                /** @example 01JQ91Q2W3E4R5T6Y7Z8X9C0VB */
                 comment_id: string;
             };
             cookie?: never;
@@ -2324,6 +3298,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Done.",
+                     *       "data": {
+                     *         "replies": [
+                     *           {
+                     *             "_id": "01JQ91Q2W3E4R5T6Y7Z8X9C0VB",
+                     *             "text": "What a light!",
+                     *             "author": "01JQ8Z6W4T5N2K7M9P3R5V8X0A",
+                     *             "post": "01JQ90A1B2C3D4E5F6G7H8J9KM",
+                     *             "parentComment": null,
+                     *             "replyTo": null,
+                     *             "likes": [
+                     *               "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *             ],
+                     *             "likesCount": 3,
+                     *             "isLiked": true,
+                     *             "repliesCount": 1,
+                     *             "createdAt": "2026-03-14T15:09:26.535Z",
+                     *             "updatedAt": "2026-03-14T15:09:26.535Z"
+                     *           }
+                     *         ],
+                     *         "pagination": {
+                     *           "hasMore": true,
+                     *           "nextCursor": "2026-03-14T15:09:26.535Z"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             pagination: components["schemas"]["CursorPagination"];
@@ -2342,17 +3346,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: UNAUTHORIZED */
             401: {
                 headers: {
+                    /** @example Bearer */
                     "WWW-Authenticate"?: "Bearer";
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2363,6 +3388,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "No such record.",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2373,6 +3405,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2383,6 +3422,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2393,6 +3439,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2402,20 +3455,39 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The same user repeating the same request (method, path, body) with the same key within 24 h gets the first answer again (status, body) and nothing is created twice. The key with another method, path or body is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first is still being answered is 409 IDEMPOTENCY_KEY_IN_USE. A failed request does not hold the key. */
+                /**
+                 * @description The same user repeating the same request (method, path, body) with the same key within 24 h gets the first answer again (status, body) and nothing is created twice. The key with another method, path or body is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first is still being answered is 409 IDEMPOTENCY_KEY_IN_USE. A failed request does not hold the key.
+                 * @example c2d1f0e4-7b8a-4c3d-9e21-5f6a7b8c9d0e
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path: {
+                /** @example 01JQ91Q2W3E4R5T6Y7Z8X9C0VB */
                 comment_id: string;
             };
             cookie?: never;
@@ -2423,6 +3495,12 @@ export interface operations {
         /** @description JSON, at most 100 KiB. Text is trimmed before it is checked; lengths count Unicode code points. Unknown fields are refused. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "text": "Agreed!",
+                 *       "replyTo": "01JQ92N3M4K5J6H7G8F9E0D1CA"
+                 *     }
+                 */
                 "application/json": {
                     /** @description an identifier (a ULID, any letter case) */
                     replyTo?: string;
@@ -2439,6 +3517,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Done.",
+                     *       "data": {
+                     *         "_id": "01JQ91Q2W3E4R5T6Y7Z8X9C0VB",
+                     *         "text": "What a light!",
+                     *         "author": "01JQ8Z6W4T5N2K7M9P3R5V8X0A",
+                     *         "post": "01JQ90A1B2C3D4E5F6G7H8J9KM",
+                     *         "parentComment": null,
+                     *         "replyTo": null,
+                     *         "likes": [
+                     *           "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *         ],
+                     *         "likesCount": 3,
+                     *         "isLiked": true,
+                     *         "repliesCount": 1,
+                     *         "createdAt": "2026-03-14T15:09:26.535Z",
+                     *         "updatedAt": "2026-03-14T15:09:26.535Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Comment"];
                         message: string;
@@ -2454,17 +3554,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: UNAUTHORIZED */
             401: {
                 headers: {
+                    /** @example Bearer */
                     "WWW-Authenticate"?: "Bearer";
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2475,6 +3596,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "You are not allowed to do this.",
+                     *       "code": "FORBIDDEN"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2485,6 +3613,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "No such record.",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2495,6 +3630,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request with this Idempotency-Key is still being answered. Retry in a moment.",
+                     *       "code": "IDEMPOTENCY_KEY_IN_USE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2505,6 +3647,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2515,6 +3664,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2525,6 +3681,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "This Idempotency-Key was already used for another request (another route, path or body). Send a new key.",
+                     *       "code": "IDEMPOTENCY_KEY_REUSED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2535,6 +3698,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2544,18 +3714,34 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path: {
+                /** @example 01JQ91Q2W3E4R5T6Y7Z8X9C0VB */
                 comment_id: string;
             };
             cookie?: never;
@@ -2569,6 +3755,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Done.",
+                     *       "isLiked": true,
+                     *       "likesCount": 3
+                     *     }
+                     */
                     "application/json": {
                         isLiked: boolean;
                         likesCount: number;
@@ -2585,17 +3779,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: UNAUTHORIZED */
             401: {
                 headers: {
+                    /** @example Bearer */
                     "WWW-Authenticate"?: "Bearer";
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2606,6 +3821,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "No such record.",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2616,6 +3838,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2626,6 +3855,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2636,6 +3872,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2645,18 +3888,34 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path: {
+                /** @example trace-4bf92f3577b34da6 */
                 traceId: string;
             };
             cookie?: never;
@@ -2670,6 +3929,47 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Done.",
+                     *       "data": {
+                     *         "traceId": "trace-4bf92f3577b34da6",
+                     *         "count": 1,
+                     *         "logs": [
+                     *           {
+                     *             "_id": "01JQ97B8C9D0E1F2G3H4J5K6MN",
+                     *             "scenarioId": "onboarding",
+                     *             "stepId": "step-3",
+                     *             "traceId": "trace-4bf92f3577b34da6",
+                     *             "simTimestamp": 1773500966535,
+                     *             "level": "INFO",
+                     *             "action": {
+                     *               "type": "POST_CREATED",
+                     *               "description": "Ada Lovelace created a post"
+                     *             },
+                     *             "actor": {
+                     *               "type": "user",
+                     *               "id": "01JQ8Z6W4T5N2K7M9P3R5V8X0A"
+                     *             },
+                     *             "payload": {
+                     *               "caption": "The harbour at dusk."
+                     *             },
+                     *             "stateDiff": {
+                     *               "before": {},
+                     *               "after": {
+                     *                 "caption": "The harbour at dusk."
+                     *               },
+                     *               "changes": [
+                     *                 "caption"
+                     *               ]
+                     *             },
+                     *             "createdAt": "2026-03-14T15:09:26.535Z"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             count: number;
@@ -2689,17 +3989,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: UNAUTHORIZED */
             401: {
                 headers: {
+                    /** @example Bearer */
                     "WWW-Authenticate"?: "Bearer";
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2710,6 +4031,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "No such record.",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2720,6 +4048,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2730,6 +4065,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2740,6 +4082,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2749,18 +4098,34 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path: {
+                /** @example 01JQ94A5B6C7D8E9F0G1H2J3KM */
                 media_id: string;
             };
             cookie?: never;
@@ -2774,6 +4139,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "media": {
+                     *         "_id": "01JQ94A5B6C7D8E9F0G1H2J3KM",
+                     *         "owner": "01JQ8Z6W4T5N2K7M9P3R5V8X0A",
+                     *         "status": "ready",
+                     *         "contentType": "image/jpeg",
+                     *         "width": 1080,
+                     *         "height": 720,
+                     *         "url": "https://cdn.example.com/media/01JQ94A5B6C7D8E9F0G1H2J3KM/full.jpg",
+                     *         "variants": {
+                     *           "320": "https://cdn.example.com/media/01JQ94A5B6C7D8E9F0G1H2J3KM/320.jpg",
+                     *           "640": "https://cdn.example.com/media/01JQ94A5B6C7D8E9F0G1H2J3KM/640.jpg",
+                     *           "1080": "https://cdn.example.com/media/01JQ94A5B6C7D8E9F0G1H2J3KM/1080.jpg"
+                     *         },
+                     *         "reason": null,
+                     *         "createdAt": "2026-03-14T15:09:26.535Z",
+                     *         "updatedAt": "2026-03-14T15:09:26.535Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         media: components["schemas"]["Media"];
                         /** @constant */
@@ -2788,17 +4175,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: UNAUTHORIZED */
             401: {
                 headers: {
+                    /** @example Bearer */
                     "WWW-Authenticate"?: "Bearer";
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2809,6 +4217,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "No such record.",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2819,6 +4234,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2829,6 +4251,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2839,6 +4268,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2848,17 +4284,35 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The same user repeating the same request (method, path, body) with the same key within 24 h gets the first answer again (status, body) and nothing is created twice. The key with another method, path or body is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first is still being answered is 409 IDEMPOTENCY_KEY_IN_USE. A failed request does not hold the key. */
+                /**
+                 * @description The same user repeating the same request (method, path, body) with the same key within 24 h gets the first answer again (status, body) and nothing is created twice. The key with another method, path or body is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first is still being answered is 409 IDEMPOTENCY_KEY_IN_USE. A failed request does not hold the key.
+                 * @example c2d1f0e4-7b8a-4c3d-9e21-5f6a7b8c9d0e
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path?: never;
@@ -2867,6 +4321,12 @@ export interface operations {
         /** @description JSON, at most 100 KiB. Text is trimmed before it is checked; lengths count Unicode code points. Unknown fields are refused. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "contentType": "image/jpeg",
+                 *       "size": 482133
+                 *     }
+                 */
                 "application/json": {
                     /** @enum {string} */
                     contentType: "image/jpeg" | "image/png" | "image/webp";
@@ -2882,6 +4342,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "upload": {
+                     *         "mediaId": "01JQ94A5B6C7D8E9F0G1H2J3KM",
+                     *         "method": "PUT",
+                     *         "url": "https://aperture-media.s3.amazonaws.com/uploads/01JQ94A5B6C7D8E9F0G1H2J3KM?X-Amz-Signature=3f2a",
+                     *         "fields": {},
+                     *         "headers": {
+                     *           "Content-Type": "image/jpeg",
+                     *           "Content-Length": "482133"
+                     *         },
+                     *         "maxBytes": 15728640,
+                     *         "expiresAt": "2026-03-14T15:09:26.535Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -2896,17 +4373,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: UNAUTHORIZED */
             401: {
                 headers: {
+                    /** @example Bearer */
                     "WWW-Authenticate"?: "Bearer";
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2917,6 +4415,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request with this Idempotency-Key is still being answered. Retry in a moment.",
+                     *       "code": "IDEMPOTENCY_KEY_IN_USE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2927,6 +4432,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2937,6 +4449,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2947,6 +4466,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "This Idempotency-Key was already used for another request (another route, path or body). Send a new key.",
+                     *       "code": "IDEMPOTENCY_KEY_REUSED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2957,6 +4483,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2965,20 +4498,38 @@ export interface operations {
     moderationReports: {
         parameters: {
             query?: {
+                /** @example 20260314150926535.01JQ8Z9B2C3D4E5F6G7H8J9K0M */
                 cursor?: string;
+                /** @example 20 */
                 limit?: number;
+                /** @example open */
                 status?: "open" | "resolved";
             };
             header?: {
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path?: never;
@@ -2993,6 +4544,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "reports": [
+                     *         {
+                     *           "_id": "01JQ95V6W7X8Y9Z0A1B2C3D4EF",
+                     *           "targetType": "post",
+                     *           "targetId": "01JQ90A1B2C3D4E5F6G7H8J9KM",
+                     *           "reason": "spam",
+                     *           "status": "open",
+                     *           "createdAt": "2026-03-14T15:09:26.535Z",
+                     *           "reporters": 2,
+                     *           "target": {
+                     *             "_id": "01JQ90A1B2C3D4E5F6G7H8J9KM",
+                     *             "image": "[\"https://cdn.example.com/images/harbour-at-dusk.jpg\"]",
+                     *             "image_public_id": "harbour-at-dusk",
+                     *             "author": "01JQ8Z6W4T5N2K7M9P3R5V8X0A",
+                     *             "caption": "The harbour at dusk.",
+                     *             "likes": [
+                     *               "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *             ],
+                     *             "createdAt": "2026-03-14T15:09:26.535Z",
+                     *             "updatedAt": "2026-03-14T15:09:26.535Z"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "hasMore": true,
+                     *         "nextCursor": "20260314150926535.01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         pagination: components["schemas"]["ListPagination"];
                         reports: components["schemas"]["ModerationReport"][];
@@ -3008,17 +4591,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: UNAUTHORIZED */
             401: {
                 headers: {
+                    /** @example Bearer */
                     "WWW-Authenticate"?: "Bearer";
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3029,6 +4633,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "You are not allowed to do this.",
+                     *       "code": "FORBIDDEN"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3039,6 +4650,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3049,6 +4667,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3059,6 +4684,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3068,18 +4700,34 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path: {
+                /** @example 01JQ95V6W7X8Y9Z0A1B2C3D4EF */
                 report_id: string;
             };
             cookie?: never;
@@ -3087,6 +4735,12 @@ export interface operations {
         /** @description JSON, at most 100 KiB. Text is trimmed before it is checked; lengths count Unicode code points. Unknown fields are refused. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "action": "remove",
+                 *       "note": "Spam."
+                 *     }
+                 */
                 "application/json": {
                     /** @enum {string} */
                     action: "dismiss" | "remove" | "suspend";
@@ -3103,6 +4757,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Done.",
+                     *       "report": {
+                     *         "_id": "01JQ95V6W7X8Y9Z0A1B2C3D4EF",
+                     *         "targetType": "post",
+                     *         "targetId": "01JQ90A1B2C3D4E5F6G7H8J9KM",
+                     *         "reason": "spam",
+                     *         "status": "open",
+                     *         "createdAt": "2026-03-14T15:09:26.535Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         message: string;
                         report: components["schemas"]["Report"];
@@ -3118,17 +4786,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: UNAUTHORIZED */
             401: {
                 headers: {
+                    /** @example Bearer */
                     "WWW-Authenticate"?: "Bearer";
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3139,6 +4828,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "You are not allowed to do this.",
+                     *       "code": "FORBIDDEN"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3149,6 +4845,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "No such record.",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3159,6 +4862,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "This report is already resolved.",
+                     *       "code": "REPORT_RESOLVED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3169,6 +4879,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3179,6 +4896,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3189,6 +4913,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3198,18 +4929,34 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path: {
+                /** @example 01JQ8Z9B2C3D4E5F6G7H8J9K0M */
                 user_id: string;
             };
             cookie?: never;
@@ -3223,6 +4970,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Done."
+                     *     }
+                     */
                     "application/json": {
                         message: string;
                         /** @constant */
@@ -3237,17 +4990,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: UNAUTHORIZED */
             401: {
                 headers: {
+                    /** @example Bearer */
                     "WWW-Authenticate"?: "Bearer";
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3258,6 +5032,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "You are not allowed to do this.",
+                     *       "code": "FORBIDDEN"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3268,6 +5049,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "No such record.",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3278,6 +5066,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3288,6 +5083,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3298,6 +5100,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3306,19 +5115,36 @@ export interface operations {
     notificationsList: {
         parameters: {
             query?: {
+                /** @example 20260314150926535.01JQ8Z9B2C3D4E5F6G7H8J9K0M */
                 cursor?: string;
+                /** @example 20 */
                 limit?: number;
             };
             header?: {
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path?: never;
@@ -3333,6 +5159,48 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "notifications": [
+                     *         {
+                     *           "_id": "01JQ93P4Q5R6S7T8V9W0X1Y2ZA",
+                     *           "type": "COMMENT",
+                     *           "actor": {
+                     *             "_id": "01JQ8Z6W4T5N2K7M9P3R5V8X0A",
+                     *             "name": "Ada Lovelace",
+                     *             "username": "ada.lovelace",
+                     *             "email": "ada@example.com",
+                     *             "image": "https://cdn.example.com/avatars/ada.jpg",
+                     *             "bio": "Notes on the analytical engine.",
+                     *             "gender": "female",
+                     *             "emailVerified": true,
+                     *             "followers": [
+                     *               "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *             ],
+                     *             "following": [
+                     *               "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *             ],
+                     *             "bookmarks": [
+                     *               "01JQ90A1B2C3D4E5F6G7H8J9KM"
+                     *             ],
+                     *             "blocked_users": [],
+                     *             "createdAt": "2026-03-14T15:09:26.535Z",
+                     *             "updatedAt": "2026-03-14T15:09:26.535Z"
+                     *           },
+                     *           "post": "01JQ90A1B2C3D4E5F6G7H8J9KM",
+                     *           "comment": "01JQ91Q2W3E4R5T6Y7Z8X9C0VB",
+                     *           "createdAt": "2026-03-14T15:09:26.535Z",
+                     *           "read": true
+                     *         }
+                     *       ],
+                     *       "unreadCount": 2,
+                     *       "pagination": {
+                     *         "hasMore": true,
+                     *         "nextCursor": "20260314150926535.01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         notifications: components["schemas"]["Notification"][];
                         pagination: components["schemas"]["ListPagination"];
@@ -3349,17 +5217,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: UNAUTHORIZED */
             401: {
                 headers: {
+                    /** @example Bearer */
                     "WWW-Authenticate"?: "Bearer";
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3370,6 +5259,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3380,6 +5276,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3390,6 +5293,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3399,15 +5309,30 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path?: never;
@@ -3422,6 +5347,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "unreadCount": 0
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -3437,17 +5368,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: UNAUTHORIZED */
             401: {
                 headers: {
+                    /** @example Bearer */
                     "WWW-Authenticate"?: "Bearer";
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3458,6 +5410,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3468,6 +5427,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3478,6 +5444,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3487,15 +5460,30 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path?: never;
@@ -3510,6 +5498,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "openapi": "3.1.0",
+                     *       "info": {
+                     *         "title": "Aperture API",
+                     *         "version": "0.1.0"
+                     *       },
+                     *       "paths": {}
+                     *     }
+                     */
                     "application/json": Record<string, never>;
                 };
             };
@@ -3520,6 +5518,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3530,6 +5541,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3540,6 +5558,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3550,6 +5575,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3559,18 +5591,34 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path: {
+                /** @example 01JQ90A1B2C3D4E5F6G7H8J9KM */
                 post_id: string;
             };
             cookie?: never;
@@ -3584,6 +5632,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "post": {
+                     *         "_id": "01JQ90A1B2C3D4E5F6G7H8J9KM",
+                     *         "image": "[\"https://cdn.example.com/images/harbour-at-dusk.jpg\"]",
+                     *         "image_public_id": "harbour-at-dusk",
+                     *         "author": "01JQ8Z6W4T5N2K7M9P3R5V8X0A",
+                     *         "caption": "The harbour at dusk.",
+                     *         "likes": [
+                     *           "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *         ],
+                     *         "createdAt": "2026-03-14T15:09:26.535Z",
+                     *         "updatedAt": "2026-03-14T15:09:26.535Z",
+                     *         "isLiked": true,
+                     *         "isBookmarked": true,
+                     *         "likesCount": 3,
+                     *         "commentsCount": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         post: components["schemas"]["PostView"];
                         /** @constant */
@@ -3598,17 +5667,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: UNAUTHORIZED */
             401: {
                 headers: {
+                    /** @example Bearer */
                     "WWW-Authenticate"?: "Bearer";
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3619,6 +5709,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "No such record.",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3629,6 +5726,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3639,6 +5743,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3649,6 +5760,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3658,18 +5776,34 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path: {
+                /** @example 01JQ90A1B2C3D4E5F6G7H8J9KM */
                 post_id: string;
             };
             cookie?: never;
@@ -3683,6 +5817,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Done."
+                     *     }
+                     */
                     "application/json": {
                         message: string;
                         /** @constant */
@@ -3697,17 +5837,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: UNAUTHORIZED */
             401: {
                 headers: {
+                    /** @example Bearer */
                     "WWW-Authenticate"?: "Bearer";
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3718,6 +5879,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "You are not allowed to do this.",
+                     *       "code": "FORBIDDEN"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3728,6 +5896,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "No such record.",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3738,6 +5913,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3748,6 +5930,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3758,6 +5947,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3766,22 +5962,40 @@ export interface operations {
     postsLikes: {
         parameters: {
             query?: {
+                /** @example 20260314150926535.01JQ8Z9B2C3D4E5F6G7H8J9K0M */
                 cursor?: string;
+                /** @example 50 */
                 limit?: number;
             };
             header?: {
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path: {
+                /** @example 01JQ90A1B2C3D4E5F6G7H8J9KM */
                 post_id: string;
             };
             cookie?: never;
@@ -3795,6 +6009,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "likes": [
+                     *         {
+                     *           "_id": "01JQ8Z6W4T5N2K7M9P3R5V8X0A",
+                     *           "name": "Ada Lovelace",
+                     *           "username": "ada.lovelace",
+                     *           "email": "ada@example.com",
+                     *           "image": "https://cdn.example.com/avatars/ada.jpg",
+                     *           "bio": "Notes on the analytical engine.",
+                     *           "gender": "female",
+                     *           "emailVerified": true,
+                     *           "followers": [
+                     *             "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *           ],
+                     *           "following": [
+                     *             "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *           ],
+                     *           "bookmarks": [
+                     *             "01JQ90A1B2C3D4E5F6G7H8J9KM"
+                     *           ],
+                     *           "blocked_users": [],
+                     *           "createdAt": "2026-03-14T15:09:26.535Z",
+                     *           "updatedAt": "2026-03-14T15:09:26.535Z",
+                     *           "isFollowing": true
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "hasMore": true,
+                     *         "nextCursor": "20260314150926535.01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         likes: components["schemas"]["UserWithFollowing"][];
                         pagination: components["schemas"]["ListPagination"];
@@ -3810,17 +6058,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: UNAUTHORIZED */
             401: {
                 headers: {
+                    /** @example Bearer */
                     "WWW-Authenticate"?: "Bearer";
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3831,6 +6100,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "No such record.",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3841,6 +6117,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3851,6 +6134,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3861,6 +6151,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3870,18 +6167,34 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path: {
+                /** @example 01JQ90A1B2C3D4E5F6G7H8J9KM */
                 post_id: string;
             };
             cookie?: never;
@@ -3895,6 +6208,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Done.",
+                     *       "isBookmarked": true
+                     *     }
+                     */
                     "application/json": {
                         isBookmarked: boolean;
                         message: string;
@@ -3910,17 +6230,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: UNAUTHORIZED */
             401: {
                 headers: {
+                    /** @example Bearer */
                     "WWW-Authenticate"?: "Bearer";
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3931,6 +6272,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "You are not allowed to do this.",
+                     *       "code": "FORBIDDEN"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3941,6 +6289,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "No such record.",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3951,6 +6306,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3961,6 +6323,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3971,6 +6340,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3979,19 +6355,36 @@ export interface operations {
     postsBookmarks: {
         parameters: {
             query?: {
+                /** @example 20260314150926535.01JQ8Z9B2C3D4E5F6G7H8J9K0M */
                 cursor?: string;
+                /** @example 10 */
                 limit?: number;
             };
             header?: {
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path?: never;
@@ -4006,6 +6399,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "posts": [
+                     *         {
+                     *           "_id": "01JQ90A1B2C3D4E5F6G7H8J9KM",
+                     *           "image": "[\"https://cdn.example.com/images/harbour-at-dusk.jpg\"]",
+                     *           "image_public_id": "harbour-at-dusk",
+                     *           "author": "01JQ8Z6W4T5N2K7M9P3R5V8X0A",
+                     *           "caption": "The harbour at dusk.",
+                     *           "likes": [
+                     *             "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *           ],
+                     *           "createdAt": "2026-03-14T15:09:26.535Z",
+                     *           "updatedAt": "2026-03-14T15:09:26.535Z",
+                     *           "isLiked": true,
+                     *           "isBookmarked": true,
+                     *           "likesCount": 3,
+                     *           "commentsCount": 1
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "hasMore": true,
+                     *         "nextCursor": "20260314150926535.01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         pagination: components["schemas"]["ListPagination"];
                         posts: components["schemas"]["PostView"][];
@@ -4021,17 +6441,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: UNAUTHORIZED */
             401: {
                 headers: {
+                    /** @example Bearer */
                     "WWW-Authenticate"?: "Bearer";
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4042,6 +6483,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4052,6 +6500,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4062,6 +6517,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4071,17 +6533,35 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The same user repeating the same request (method, path, body) with the same key within 24 h gets the first answer again (status, body) and nothing is created twice. The key with another method, path or body is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first is still being answered is 409 IDEMPOTENCY_KEY_IN_USE. A failed request does not hold the key. */
+                /**
+                 * @description The same user repeating the same request (method, path, body) with the same key within 24 h gets the first answer again (status, body) and nothing is created twice. The key with another method, path or body is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first is still being answered is 409 IDEMPOTENCY_KEY_IN_USE. A failed request does not hold the key.
+                 * @example c2d1f0e4-7b8a-4c3d-9e21-5f6a7b8c9d0e
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path?: never;
@@ -4090,6 +6570,12 @@ export interface operations {
         /** @description JSON, at most 100 KiB. Text is trimmed before it is checked; lengths count Unicode code points. Unknown fields are refused. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "image": "[\"https://cdn.example.com/images/harbour-at-dusk.jpg\"]",
+                 *       "caption": "The harbour at dusk."
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * @description trimmed, then 0-2200 characters (Unicode code points); no control characters
@@ -4119,6 +6605,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Done.",
+                     *       "post": {
+                     *         "_id": "01JQ90A1B2C3D4E5F6G7H8J9KM",
+                     *         "image": "[\"https://cdn.example.com/images/harbour-at-dusk.jpg\"]",
+                     *         "image_public_id": "harbour-at-dusk",
+                     *         "author": "01JQ8Z6W4T5N2K7M9P3R5V8X0A",
+                     *         "caption": "The harbour at dusk.",
+                     *         "likes": [
+                     *           "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *         ],
+                     *         "createdAt": "2026-03-14T15:09:26.535Z",
+                     *         "updatedAt": "2026-03-14T15:09:26.535Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         message: string;
                         post: components["schemas"]["Post"];
@@ -4134,17 +6638,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: UNAUTHORIZED */
             401: {
                 headers: {
+                    /** @example Bearer */
                     "WWW-Authenticate"?: "Bearer";
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4155,6 +6680,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request with this Idempotency-Key is still being answered. Retry in a moment.",
+                     *       "code": "IDEMPOTENCY_KEY_IN_USE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4165,6 +6697,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4175,6 +6714,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4185,6 +6731,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "This Idempotency-Key was already used for another request (another route, path or body). Send a new key.",
+                     *       "code": "IDEMPOTENCY_KEY_REUSED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4195,6 +6748,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4204,18 +6764,34 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path: {
+                /** @example 01JQ90A1B2C3D4E5F6G7H8J9KM */
                 post_id: string;
             };
             cookie?: never;
@@ -4223,6 +6799,11 @@ export interface operations {
         /** @description JSON, at most 100 KiB. Text is trimmed before it is checked; lengths count Unicode code points. Unknown fields are refused. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "caption": "The harbour at dusk."
+                 *     }
+                 */
                 "application/json": {
                     /** @description trimmed, then 0-2200 characters (Unicode code points); no control characters */
                     caption: string;
@@ -4237,6 +6818,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Done.",
+                     *       "post": {
+                     *         "_id": "01JQ90A1B2C3D4E5F6G7H8J9KM",
+                     *         "image": "[\"https://cdn.example.com/images/harbour-at-dusk.jpg\"]",
+                     *         "image_public_id": "harbour-at-dusk",
+                     *         "author": "01JQ8Z6W4T5N2K7M9P3R5V8X0A",
+                     *         "caption": "The harbour at dusk.",
+                     *         "likes": [
+                     *           "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *         ],
+                     *         "createdAt": "2026-03-14T15:09:26.535Z",
+                     *         "updatedAt": "2026-03-14T15:09:26.535Z",
+                     *         "isLiked": true,
+                     *         "isBookmarked": true,
+                     *         "likesCount": 3,
+                     *         "commentsCount": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         message: string;
                         post: components["schemas"]["PostView"];
@@ -4252,17 +6855,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: UNAUTHORIZED */
             401: {
                 headers: {
+                    /** @example Bearer */
                     "WWW-Authenticate"?: "Bearer";
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4273,6 +6897,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "You are not allowed to do this.",
+                     *       "code": "FORBIDDEN"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4283,6 +6914,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "No such record.",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4293,6 +6931,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4303,6 +6948,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4313,6 +6965,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4321,19 +6980,36 @@ export interface operations {
     postsExplore: {
         parameters: {
             query?: {
+                /** @example 10 */
                 limit?: number;
+                /** @example 1 */
                 page?: number;
             };
             header?: {
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path?: never;
@@ -4348,6 +7024,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "posts": [
+                     *         {
+                     *           "_id": "01JQ90A1B2C3D4E5F6G7H8J9KM",
+                     *           "image": "[\"https://cdn.example.com/images/harbour-at-dusk.jpg\"]",
+                     *           "image_public_id": "harbour-at-dusk",
+                     *           "author": "01JQ8Z6W4T5N2K7M9P3R5V8X0A",
+                     *           "caption": "The harbour at dusk.",
+                     *           "likes": [
+                     *             "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *           ],
+                     *           "createdAt": "2026-03-14T15:09:26.535Z",
+                     *           "updatedAt": "2026-03-14T15:09:26.535Z",
+                     *           "isLiked": true,
+                     *           "isBookmarked": true,
+                     *           "likesCount": 3,
+                     *           "commentsCount": 1
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "currentPage": 0,
+                     *         "totalPages": 0,
+                     *         "totalPosts": 0,
+                     *         "hasNextPage": true,
+                     *         "hasPrevPage": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         pagination: components["schemas"]["PagePagination"];
                         posts: components["schemas"]["PostView"][];
@@ -4363,17 +7069,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: UNAUTHORIZED */
             401: {
                 headers: {
+                    /** @example Bearer */
                     "WWW-Authenticate"?: "Bearer";
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4384,6 +7111,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4394,6 +7128,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4404,6 +7145,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4412,19 +7160,36 @@ export interface operations {
     postsFeed: {
         parameters: {
             query?: {
+                /** @example 01JQ90A1B2C3D4E5F6G7H8J9KM */
                 cursor?: string;
+                /** @example 10 */
                 limit?: number;
             };
             header?: {
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path?: never;
@@ -4439,8 +7204,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "posts": [
+                     *         {
+                     *           "_id": "01JQ90A1B2C3D4E5F6G7H8J9KM",
+                     *           "image": "[\"https://cdn.example.com/images/harbour-at-dusk.jpg\"]",
+                     *           "image_public_id": "harbour-at-dusk",
+                     *           "author": "01JQ8Z6W4T5N2K7M9P3R5V8X0A",
+                     *           "caption": "The harbour at dusk.",
+                     *           "likes": [
+                     *             "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *           ],
+                     *           "createdAt": "2026-03-14T15:09:26.535Z",
+                     *           "updatedAt": "2026-03-14T15:09:26.535Z",
+                     *           "isLiked": true,
+                     *           "isBookmarked": true,
+                     *           "likesCount": 3,
+                     *           "commentsCount": 1
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "hasMore": true,
+                     *         "nextCursor": "01JQ90A1B2C3D4E5F6G7H8J9KM"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
-                        pagination: components["schemas"]["ListPagination"];
+                        pagination: components["schemas"]["FeedPagination"];
                         posts: components["schemas"]["PostView"][];
                         /** @constant */
                         success: true;
@@ -4454,17 +7246,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: UNAUTHORIZED */
             401: {
                 headers: {
+                    /** @example Bearer */
                     "WWW-Authenticate"?: "Bearer";
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4475,6 +7288,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4485,6 +7305,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4495,6 +7322,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4504,18 +7338,34 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path: {
+                /** @example 01JQ90A1B2C3D4E5F6G7H8J9KM */
                 post_id: string;
             };
             cookie?: never;
@@ -4529,6 +7379,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Done.",
+                     *       "isLiked": true,
+                     *       "likesCount": 3
+                     *     }
+                     */
                     "application/json": {
                         isLiked: boolean;
                         likesCount: number;
@@ -4545,17 +7403,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: UNAUTHORIZED */
             401: {
                 headers: {
+                    /** @example Bearer */
                     "WWW-Authenticate"?: "Bearer";
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4566,6 +7445,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "You are not allowed to do this.",
+                     *       "code": "FORBIDDEN"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4576,6 +7462,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "No such record.",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4586,6 +7479,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4596,6 +7496,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4606,6 +7513,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4615,18 +7529,34 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path: {
+                /** @example 01JQ90A1B2C3D4E5F6G7H8J9KM */
                 post_id: string;
             };
             cookie?: never;
@@ -4640,6 +7570,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Done.",
+                     *       "isBookmarked": true
+                     *     }
+                     */
                     "application/json": {
                         isBookmarked: boolean;
                         message: string;
@@ -4655,17 +7592,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: UNAUTHORIZED */
             401: {
                 headers: {
+                    /** @example Bearer */
                     "WWW-Authenticate"?: "Bearer";
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4676,6 +7634,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "No such record.",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4686,6 +7651,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4696,6 +7668,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4706,6 +7685,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4715,18 +7701,34 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path: {
+                /** @example 01JQ90A1B2C3D4E5F6G7H8J9KM */
                 post_id: string;
             };
             cookie?: never;
@@ -4740,6 +7742,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Done.",
+                     *       "isLiked": true,
+                     *       "likesCount": 3
+                     *     }
+                     */
                     "application/json": {
                         isLiked: boolean;
                         likesCount: number;
@@ -4756,17 +7766,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: UNAUTHORIZED */
             401: {
                 headers: {
+                    /** @example Bearer */
                     "WWW-Authenticate"?: "Bearer";
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4777,6 +7808,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "No such record.",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4787,6 +7825,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4797,6 +7842,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4807,6 +7859,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4815,22 +7874,40 @@ export interface operations {
     postsUser: {
         parameters: {
             query?: {
+                /** @example 10 */
                 limit?: number;
+                /** @example 1 */
                 page?: number;
             };
             header?: {
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path: {
+                /** @example ada.lovelace */
                 identifier: string;
             };
             cookie?: never;
@@ -4844,6 +7921,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "posts": [
+                     *         {
+                     *           "_id": "01JQ90A1B2C3D4E5F6G7H8J9KM",
+                     *           "image": "[\"https://cdn.example.com/images/harbour-at-dusk.jpg\"]",
+                     *           "image_public_id": "harbour-at-dusk",
+                     *           "author": "01JQ8Z6W4T5N2K7M9P3R5V8X0A",
+                     *           "caption": "The harbour at dusk.",
+                     *           "likes": [
+                     *             "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *           ],
+                     *           "createdAt": "2026-03-14T15:09:26.535Z",
+                     *           "updatedAt": "2026-03-14T15:09:26.535Z",
+                     *           "isLiked": true,
+                     *           "isBookmarked": true,
+                     *           "likesCount": 3,
+                     *           "commentsCount": 1
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "currentPage": 0,
+                     *         "totalPages": 0,
+                     *         "totalPosts": 0,
+                     *         "hasNextPage": true,
+                     *         "hasPrevPage": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         pagination: components["schemas"]["PagePagination"];
                         posts: components["schemas"]["PostView"][];
@@ -4859,17 +7966,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: UNAUTHORIZED */
             401: {
                 headers: {
+                    /** @example Bearer */
                     "WWW-Authenticate"?: "Bearer";
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4880,6 +8008,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "No such record.",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4890,6 +8025,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4900,6 +8042,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4910,6 +8059,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4919,15 +8075,30 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path?: never;
@@ -4936,6 +8107,14 @@ export interface operations {
         /** @description JSON, at most 100 KiB. Text is trimmed before it is checked; lengths count Unicode code points. Unknown fields are refused. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "targetType": "post",
+                 *       "targetId": "01JQ90A1B2C3D4E5F6G7H8J9KM",
+                 *       "reason": "spam",
+                 *       "note": "Repeated links to the same shop."
+                 *     }
+                 */
                 "application/json": {
                     /** @description trimmed, then 0-500 characters (Unicode code points); no control characters */
                     note?: string;
@@ -4956,6 +8135,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Done.",
+                     *       "report": {
+                     *         "_id": "01JQ95V6W7X8Y9Z0A1B2C3D4EF",
+                     *         "targetType": "post",
+                     *         "targetId": "01JQ90A1B2C3D4E5F6G7H8J9KM",
+                     *         "reason": "spam",
+                     *         "status": "open",
+                     *         "createdAt": "2026-03-14T15:09:26.535Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         message: string;
                         report: components["schemas"]["Report"];
@@ -4971,6 +8164,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Done.",
+                     *       "report": {
+                     *         "_id": "01JQ95V6W7X8Y9Z0A1B2C3D4EF",
+                     *         "targetType": "post",
+                     *         "targetId": "01JQ90A1B2C3D4E5F6G7H8J9KM",
+                     *         "reason": "spam",
+                     *         "status": "open",
+                     *         "createdAt": "2026-03-14T15:09:26.535Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         message: string;
                         report: components["schemas"]["Report"];
@@ -4986,17 +8193,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: UNAUTHORIZED */
             401: {
                 headers: {
+                    /** @example Bearer */
                     "WWW-Authenticate"?: "Bearer";
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5007,6 +8235,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "No such record.",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5017,6 +8252,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5027,6 +8269,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5037,6 +8286,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5046,18 +8302,34 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path: {
+                /** @example ada.lovelace */
                 identifier: string;
             };
             cookie?: never;
@@ -5071,6 +8343,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "user": {
+                     *         "_id": "01JQ8Z6W4T5N2K7M9P3R5V8X0A",
+                     *         "name": "Ada Lovelace",
+                     *         "username": "ada.lovelace",
+                     *         "email": "ada@example.com",
+                     *         "image": "https://cdn.example.com/avatars/ada.jpg",
+                     *         "bio": "Notes on the analytical engine.",
+                     *         "gender": "female",
+                     *         "emailVerified": true,
+                     *         "followers": [
+                     *           "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *         ],
+                     *         "following": [
+                     *           "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *         ],
+                     *         "bookmarks": [
+                     *           "01JQ90A1B2C3D4E5F6G7H8J9KM"
+                     *         ],
+                     *         "blocked_users": [],
+                     *         "createdAt": "2026-03-14T15:09:26.535Z",
+                     *         "updatedAt": "2026-03-14T15:09:26.535Z",
+                     *         "isFollowing": true,
+                     *         "isBlocked": false,
+                     *         "postsCount": 42,
+                     *         "followersCount": 128,
+                     *         "followingCount": 75
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -5085,17 +8389,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: UNAUTHORIZED */
             401: {
                 headers: {
+                    /** @example Bearer */
                     "WWW-Authenticate"?: "Bearer";
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5106,6 +8431,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "No such record.",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5116,6 +8448,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5126,6 +8465,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5136,6 +8482,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5144,22 +8497,40 @@ export interface operations {
     usersFollowers: {
         parameters: {
             query?: {
+                /** @example 20260314150926535.01JQ8Z9B2C3D4E5F6G7H8J9K0M */
                 cursor?: string;
+                /** @example 50 */
                 limit?: number;
             };
             header?: {
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path: {
+                /** @example ada.lovelace */
                 identifier: string;
             };
             cookie?: never;
@@ -5173,6 +8544,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "followers": [
+                     *         {
+                     *           "_id": "01JQ8Z6W4T5N2K7M9P3R5V8X0A",
+                     *           "name": "Ada Lovelace",
+                     *           "username": "ada.lovelace",
+                     *           "email": "ada@example.com",
+                     *           "image": "https://cdn.example.com/avatars/ada.jpg",
+                     *           "bio": "Notes on the analytical engine.",
+                     *           "gender": "female",
+                     *           "emailVerified": true,
+                     *           "followers": [
+                     *             "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *           ],
+                     *           "following": [
+                     *             "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *           ],
+                     *           "bookmarks": [
+                     *             "01JQ90A1B2C3D4E5F6G7H8J9KM"
+                     *           ],
+                     *           "blocked_users": [],
+                     *           "createdAt": "2026-03-14T15:09:26.535Z",
+                     *           "updatedAt": "2026-03-14T15:09:26.535Z",
+                     *           "isFollowing": true
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "hasMore": true,
+                     *         "nextCursor": "20260314150926535.01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         followers: components["schemas"]["UserWithFollowing"][];
                         pagination: components["schemas"]["ListPagination"];
@@ -5188,17 +8593,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: UNAUTHORIZED */
             401: {
                 headers: {
+                    /** @example Bearer */
                     "WWW-Authenticate"?: "Bearer";
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5209,6 +8635,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "No such record.",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5219,6 +8652,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5229,6 +8669,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5239,6 +8686,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5247,22 +8701,40 @@ export interface operations {
     usersFollowing: {
         parameters: {
             query?: {
+                /** @example 20260314150926535.01JQ8Z9B2C3D4E5F6G7H8J9K0M */
                 cursor?: string;
+                /** @example 50 */
                 limit?: number;
             };
             header?: {
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path: {
+                /** @example ada.lovelace */
                 identifier: string;
             };
             cookie?: never;
@@ -5276,6 +8748,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "following": [
+                     *         {
+                     *           "_id": "01JQ8Z6W4T5N2K7M9P3R5V8X0A",
+                     *           "name": "Ada Lovelace",
+                     *           "username": "ada.lovelace",
+                     *           "email": "ada@example.com",
+                     *           "image": "https://cdn.example.com/avatars/ada.jpg",
+                     *           "bio": "Notes on the analytical engine.",
+                     *           "gender": "female",
+                     *           "emailVerified": true,
+                     *           "followers": [
+                     *             "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *           ],
+                     *           "following": [
+                     *             "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *           ],
+                     *           "bookmarks": [
+                     *             "01JQ90A1B2C3D4E5F6G7H8J9KM"
+                     *           ],
+                     *           "blocked_users": [],
+                     *           "createdAt": "2026-03-14T15:09:26.535Z",
+                     *           "updatedAt": "2026-03-14T15:09:26.535Z",
+                     *           "isFollowing": true
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "hasMore": true,
+                     *         "nextCursor": "20260314150926535.01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         following: components["schemas"]["UserWithFollowing"][];
                         pagination: components["schemas"]["ListPagination"];
@@ -5291,17 +8797,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: UNAUTHORIZED */
             401: {
                 headers: {
+                    /** @example Bearer */
                     "WWW-Authenticate"?: "Bearer";
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5312,6 +8839,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "No such record.",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5322,6 +8856,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5332,6 +8873,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5342,6 +8890,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5351,18 +8906,34 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path: {
+                /** @example ada.lovelace */
                 identifier: string;
             };
             cookie?: never;
@@ -5376,6 +8947,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Done.",
+                     *       "isBlocked": true
+                     *     }
+                     */
                     "application/json": {
                         isBlocked: boolean;
                         message: string;
@@ -5391,17 +8969,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: UNAUTHORIZED */
             401: {
                 headers: {
+                    /** @example Bearer */
                     "WWW-Authenticate"?: "Bearer";
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5412,6 +9011,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "No such record.",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5422,6 +9028,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5432,6 +9045,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5442,6 +9062,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5450,19 +9077,36 @@ export interface operations {
     usersBlocked: {
         parameters: {
             query?: {
+                /** @example 20260314150926535.01JQ8Z9B2C3D4E5F6G7H8J9K0M */
                 cursor?: string;
+                /** @example 50 */
                 limit?: number;
             };
             header?: {
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path?: never;
@@ -5477,6 +9121,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Done.",
+                     *       "data": [
+                     *         {
+                     *           "_id": "01JQ8Z6W4T5N2K7M9P3R5V8X0A",
+                     *           "name": "Ada Lovelace",
+                     *           "username": "ada.lovelace",
+                     *           "email": "ada@example.com",
+                     *           "image": "https://cdn.example.com/avatars/ada.jpg",
+                     *           "bio": "Notes on the analytical engine.",
+                     *           "gender": "female",
+                     *           "emailVerified": true,
+                     *           "followers": [
+                     *             "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *           ],
+                     *           "following": [
+                     *             "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *           ],
+                     *           "bookmarks": [
+                     *             "01JQ90A1B2C3D4E5F6G7H8J9KM"
+                     *           ],
+                     *           "blocked_users": [],
+                     *           "createdAt": "2026-03-14T15:09:26.535Z",
+                     *           "updatedAt": "2026-03-14T15:09:26.535Z"
+                     *         }
+                     *       ],
+                     *       "count": 1,
+                     *       "pagination": {
+                     *         "hasMore": true,
+                     *         "nextCursor": "20260314150926535.01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         count: number;
                         data: components["schemas"]["User"][];
@@ -5494,17 +9173,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: UNAUTHORIZED */
             401: {
                 headers: {
+                    /** @example Bearer */
                     "WWW-Authenticate"?: "Bearer";
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5515,6 +9215,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5525,6 +9232,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5535,6 +9249,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5544,18 +9265,34 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path: {
+                /** @example ada.lovelace */
                 identifier: string;
             };
             cookie?: never;
@@ -5569,6 +9306,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Done.",
+                     *       "isFollowing": true,
+                     *       "followersCount": 128
+                     *     }
+                     */
                     "application/json": {
                         followersCount: number;
                         isFollowing: boolean;
@@ -5585,17 +9330,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: UNAUTHORIZED */
             401: {
                 headers: {
+                    /** @example Bearer */
                     "WWW-Authenticate"?: "Bearer";
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5606,6 +9372,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "You are not allowed to do this.",
+                     *       "code": "FORBIDDEN"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5616,6 +9389,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "No such record.",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5626,6 +9406,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5636,6 +9423,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5646,6 +9440,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5655,15 +9456,30 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path?: never;
@@ -5678,6 +9494,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "user": {
+                     *         "_id": "01JQ8Z6W4T5N2K7M9P3R5V8X0A",
+                     *         "name": "Ada Lovelace",
+                     *         "username": "ada.lovelace",
+                     *         "email": "ada@example.com",
+                     *         "image": "https://cdn.example.com/avatars/ada.jpg",
+                     *         "bio": "Notes on the analytical engine.",
+                     *         "gender": "female",
+                     *         "emailVerified": true,
+                     *         "followers": [
+                     *           "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *         ],
+                     *         "following": [
+                     *           "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *         ],
+                     *         "bookmarks": [
+                     *           "01JQ90A1B2C3D4E5F6G7H8J9KM"
+                     *         ],
+                     *         "blocked_users": [],
+                     *         "createdAt": "2026-03-14T15:09:26.535Z",
+                     *         "updatedAt": "2026-03-14T15:09:26.535Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -5692,17 +9535,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: UNAUTHORIZED */
             401: {
                 headers: {
+                    /** @example Bearer */
                     "WWW-Authenticate"?: "Bearer";
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5713,6 +9577,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5723,6 +9594,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5733,6 +9611,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5742,15 +9627,30 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path?: never;
@@ -5759,6 +9659,11 @@ export interface operations {
         /** @description JSON, at most 100 KiB. Text is trimmed before it is checked; lengths count Unicode code points. Unknown fields are refused. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "password": "correct horse battery"
+                 *     }
+                 */
                 "application/json": {
                     password: string;
                 };
@@ -5772,6 +9677,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Done."
+                     *     }
+                     */
                     "application/json": {
                         message: string;
                         /** @constant */
@@ -5786,17 +9697,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: UNAUTHORIZED, INVALID_CREDENTIALS */
             401: {
                 headers: {
+                    /** @example Bearer */
                     "WWW-Authenticate"?: "Bearer";
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5807,6 +9739,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5817,18 +9756,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Too many attempts: TOO_MANY_ATTEMPTS */
             429: {
                 headers: {
-                    /** @description seconds */
+                    /**
+                     * @description seconds
+                     * @example 900
+                     */
                     "Retry-After"?: number;
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Too many failed logins. Try again later.",
+                     *       "code": "TOO_MANY_ATTEMPTS"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5839,6 +9795,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5848,15 +9811,30 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path?: never;
@@ -5865,6 +9843,12 @@ export interface operations {
         /** @description JSON, at most 100 KiB. Text is trimmed before it is checked; lengths count Unicode code points. Unknown fields are refused. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "bio": "Notes on the analytical engine.",
+                 *       "gender": "female"
+                 *     }
+                 */
                 "application/json": {
                     /** @description trimmed, then 0-150 characters (Unicode code points); no control characters */
                     bio?: string;
@@ -5889,6 +9873,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Done.",
+                     *       "user": {
+                     *         "_id": "01JQ8Z6W4T5N2K7M9P3R5V8X0A",
+                     *         "name": "Ada Lovelace",
+                     *         "username": "ada.lovelace",
+                     *         "email": "ada@example.com",
+                     *         "image": "https://cdn.example.com/avatars/ada.jpg",
+                     *         "bio": "Notes on the analytical engine.",
+                     *         "gender": "female",
+                     *         "emailVerified": true,
+                     *         "followers": [
+                     *           "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *         ],
+                     *         "following": [
+                     *           "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *         ],
+                     *         "bookmarks": [
+                     *           "01JQ90A1B2C3D4E5F6G7H8J9KM"
+                     *         ],
+                     *         "blocked_users": [],
+                     *         "createdAt": "2026-03-14T15:09:26.535Z",
+                     *         "updatedAt": "2026-03-14T15:09:26.535Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         message: string;
                         /** @constant */
@@ -5904,17 +9916,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: UNAUTHORIZED */
             401: {
                 headers: {
+                    /** @example Bearer */
                     "WWW-Authenticate"?: "Bearer";
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5925,6 +9958,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "This username is already taken.",
+                     *       "code": "USERNAME_TAKEN"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5935,6 +9975,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5945,6 +9992,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5955,6 +10009,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5963,19 +10024,36 @@ export interface operations {
     usersSearch: {
         parameters: {
             query: {
+                /** @example 20 */
                 limit?: number;
+                /** @example ada */
                 query: string;
             };
             header?: {
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path?: never;
@@ -5990,6 +10068,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "users": [
+                     *         {
+                     *           "_id": "01JQ8Z6W4T5N2K7M9P3R5V8X0A",
+                     *           "name": "Ada Lovelace",
+                     *           "username": "ada.lovelace",
+                     *           "email": "ada@example.com",
+                     *           "image": "https://cdn.example.com/avatars/ada.jpg",
+                     *           "bio": "Notes on the analytical engine.",
+                     *           "gender": "female",
+                     *           "emailVerified": true,
+                     *           "followers": [
+                     *             "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *           ],
+                     *           "following": [
+                     *             "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *           ],
+                     *           "bookmarks": [
+                     *             "01JQ90A1B2C3D4E5F6G7H8J9KM"
+                     *           ],
+                     *           "blocked_users": [],
+                     *           "createdAt": "2026-03-14T15:09:26.535Z",
+                     *           "updatedAt": "2026-03-14T15:09:26.535Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -6004,17 +10111,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: UNAUTHORIZED */
             401: {
                 headers: {
+                    /** @example Bearer */
                     "WWW-Authenticate"?: "Bearer";
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6025,6 +10153,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6035,6 +10170,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6045,6 +10187,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6053,18 +10202,34 @@ export interface operations {
     usersSuggested: {
         parameters: {
             query?: {
+                /** @example 10 */
                 limit?: number;
             };
             header?: {
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path?: never;
@@ -6079,6 +10244,83 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "users": [
+                     *         {
+                     *           "_id": "01JQ8Z6W4T5N2K7M9P3R5V8X0A",
+                     *           "name": "Ada Lovelace",
+                     *           "username": "ada.lovelace",
+                     *           "email": "ada@example.com",
+                     *           "image": "https://cdn.example.com/avatars/ada.jpg",
+                     *           "bio": "Notes on the analytical engine.",
+                     *           "gender": "female",
+                     *           "emailVerified": true,
+                     *           "followers": [
+                     *             "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *           ],
+                     *           "following": [
+                     *             "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *           ],
+                     *           "bookmarks": [
+                     *             "01JQ90A1B2C3D4E5F6G7H8J9KM"
+                     *           ],
+                     *           "blocked_users": [],
+                     *           "createdAt": "2026-03-14T15:09:26.535Z",
+                     *           "updatedAt": "2026-03-14T15:09:26.535Z",
+                     *           "mutualFollowers": [
+                     *             {
+                     *               "_id": "01JQ8Z6W4T5N2K7M9P3R5V8X0A",
+                     *               "name": "Ada Lovelace",
+                     *               "username": "ada.lovelace",
+                     *               "email": "ada@example.com",
+                     *               "image": "https://cdn.example.com/avatars/ada.jpg",
+                     *               "bio": "Notes on the analytical engine.",
+                     *               "gender": "female",
+                     *               "emailVerified": true,
+                     *               "followers": [
+                     *                 "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *               ],
+                     *               "following": [
+                     *                 "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *               ],
+                     *               "bookmarks": [
+                     *                 "01JQ90A1B2C3D4E5F6G7H8J9KM"
+                     *               ],
+                     *               "blocked_users": [],
+                     *               "createdAt": "2026-03-14T15:09:26.535Z",
+                     *               "updatedAt": "2026-03-14T15:09:26.535Z"
+                     *             }
+                     *           ],
+                     *           "followerBy": [
+                     *             {
+                     *               "_id": "01JQ8Z6W4T5N2K7M9P3R5V8X0A",
+                     *               "name": "Ada Lovelace",
+                     *               "username": "ada.lovelace",
+                     *               "email": "ada@example.com",
+                     *               "image": "https://cdn.example.com/avatars/ada.jpg",
+                     *               "bio": "Notes on the analytical engine.",
+                     *               "gender": "female",
+                     *               "emailVerified": true,
+                     *               "followers": [
+                     *                 "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *               ],
+                     *               "following": [
+                     *                 "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *               ],
+                     *               "bookmarks": [
+                     *                 "01JQ90A1B2C3D4E5F6G7H8J9KM"
+                     *               ],
+                     *               "blocked_users": [],
+                     *               "createdAt": "2026-03-14T15:09:26.535Z",
+                     *               "updatedAt": "2026-03-14T15:09:26.535Z"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -6093,17 +10335,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: UNAUTHORIZED */
             401: {
                 headers: {
+                    /** @example Bearer */
                     "WWW-Authenticate"?: "Bearer";
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6114,6 +10377,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6124,6 +10394,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6134,6 +10411,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6143,18 +10427,34 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path: {
+                /** @example ada.lovelace */
                 identifier: string;
             };
             cookie?: never;
@@ -6168,6 +10468,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Done.",
+                     *       "isBlocked": false
+                     *     }
+                     */
                     "application/json": {
                         isBlocked: boolean;
                         message: string;
@@ -6183,17 +10490,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: UNAUTHORIZED */
             401: {
                 headers: {
+                    /** @example Bearer */
                     "WWW-Authenticate"?: "Bearer";
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6204,6 +10532,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "No such record.",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6214,6 +10549,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6224,6 +10566,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6234,6 +10583,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6243,18 +10599,34 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path: {
+                /** @example ada.lovelace */
                 identifier: string;
             };
             cookie?: never;
@@ -6268,6 +10640,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Done.",
+                     *       "isFollowing": true,
+                     *       "followersCount": 128
+                     *     }
+                     */
                     "application/json": {
                         followersCount: number;
                         isFollowing: boolean;
@@ -6284,17 +10664,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: UNAUTHORIZED */
             401: {
                 headers: {
+                    /** @example Bearer */
                     "WWW-Authenticate"?: "Bearer";
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6305,6 +10706,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "No such record.",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6315,6 +10723,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6325,6 +10740,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6335,6 +10757,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
