@@ -5,7 +5,7 @@ import { trimmedLengthPattern } from '../../lib/fields';
 import { db, TABLE } from '../../lib/db/client';
 import { transact } from '../../lib/db/transact';
 import * as keys from '../../lib/keys';
-import { DUMMY_HASH, deriveKey, keyMatches, saltOf, verifyPassword } from '../../lib/auth/password';
+import { DUMMY_HASH, deriveKey, keyMatches, saltOf, verifyPassword } from '../../lib/users/password';
 import { allSettled } from '../../lib/settle';
 import { issue, newSession, sessionPut, userAgentOf } from '../../lib/auth/sessions';
 import { admit, failed, release } from '../../lib/auth/login-guard';

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { http } from '../../lib/http';
-import { hashPassword } from '../../lib/auth/password';
+import { hashPassword } from '../../lib/users/password';
 import { admit, confirmPassword, release, withdraw } from '../../lib/auth/login-guard';
 import { endAllSessions, sessionKeys } from '../../lib/auth/sessions';
 import { InvalidCredentials } from '../../lib/errors';

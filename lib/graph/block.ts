@@ -13,7 +13,7 @@ import { logItem, recordChange, recordNoChange, writeLog } from '../audit/record
 import { diffState, noChange } from '../audit/diff';
 import type { TraceContext } from '../audit/context';
 import { blockEdge, blockMirror, existing, moveCounters, targetExists } from './edges';
-import { notGone } from '../account/gone';
+import { notGone } from '../users/gone';
 
 const ATTEMPTS = 6;
 
