@@ -111,3 +111,14 @@ export const listCursor = () =>
     z.regex(new RegExp(LIST_CURSOR_PATTERN), 'is not a valid cursor: pass the nextCursor of a previous page'),
     z.meta({ description: 'opaque: the nextCursor of the previous page' }),
   );
+
+/**
+ * The cursor of the home feed (lib/feed/read.ts): the id of the last post of the page, a ULID
+ * as the service writes it (upper case). Not the user lists' form: the feed is ordered by post id.
+ */
+export const FEED_CURSOR_PATTERN = '^[0-9A-HJKMNP-TV-Z]{26}$';
+export const feedCursor = () =>
+  z.string().check(
+    z.regex(new RegExp(FEED_CURSOR_PATTERN), 'is not a valid cursor: pass the nextCursor of a previous page'),
+    z.meta({ description: 'opaque: the nextCursor of the previous page' }),
+  );

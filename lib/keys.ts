@@ -193,7 +193,7 @@ export const media = (mediaId: string) => ({ PK: `MEDIA#${mediaId}`, SK: 'MEDIA'
 // GSI2 lists an owner's uploads (GSI2SK: the media id), for the deletion of the account.
 export const mediaOf = (ownerId: string) => `MEDIAOF#${ownerId}`;
 
-// Accounts hidden from everyone (lib/account/gone.ts): suspended, or deleted and not yet
+// Accounts hidden from everyone (lib/users/gone.ts): suspended, or deleted and not yet
 // cleaned up. One item per account in one partition: read by key beside the block edges
 // (lib/graph/relations.ts) and as a whole beside the block lists (lib/graph/hidden.ts).
 export const gone = (userId: string) => ({ PK: 'GONE', SK: userId });

@@ -868,9 +868,14 @@ export interface components {
             /** @constant */
             success: false;
         };
+        FeedPagination: {
+            hasMore: boolean;
+            /** @description opaque (the id of the last post of the page); pass as `cursor` for the next page; null on the last page */
+            nextCursor: string | null;
+        };
         ListPagination: {
             hasMore: boolean;
-            /** @description opaque; pass as `cursor` for the next page */
+            /** @description opaque (`<17 digits of a time>.<id>`); pass as `cursor` for the next page; null on the last page */
             nextCursor: string | null;
         };
         LogRecord: {
@@ -1090,22 +1095,43 @@ export interface components {
     };
     responses: never;
     parameters: {
-        /** @description The same user repeating the same request (method, path, body) with the same key within 24 h gets the first answer again (status, body) and nothing is created twice. The key with another method, path or body is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first is still being answered is 409 IDEMPOTENCY_KEY_IN_USE. A failed request does not hold the key. */
+        /**
+         * @description The same user repeating the same request (method, path, body) with the same key within 24 h gets the first answer again (status, body) and nothing is created twice. The key with another method, path or body is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first is still being answered is 409 IDEMPOTENCY_KEY_IN_USE. A failed request does not hold the key.
+         * @example c2d1f0e4-7b8a-4c3d-9e21-5f6a7b8c9d0e
+         */
         IdempotencyKey: string;
-        /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+        /**
+         * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+         * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+         */
         Traceparent: string;
-        /** @description fills scenarioId of the log records */
+        /**
+         * @description fills scenarioId of the log records
+         * @example onboarding
+         */
         XScenarioId: string;
-        /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+        /**
+         * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+         * @example 1773500966535
+         */
         XSimTimestamp: string;
-        /** @description fills stepId of the log records */
+        /**
+         * @description fills stepId of the log records
+         * @example step-3
+         */
         XStepId: string;
-        /** @description trace id of this request; default: the traceparent's, else a new one */
+        /**
+         * @description trace id of this request; default: the traceparent's, else a new one
+         * @example trace-4bf92f3577b34da6
+         */
         XTraceId: string;
     };
     requestBodies: never;
     headers: {
-        /** @description the trace id of the request: give it to GET /logs/trace/{traceId} */
+        /**
+         * @description the trace id of the request: give it to GET /logs/trace/{traceId}
+         * @example trace-4bf92f3577b34da6
+         */
         XTraceId: string;
     };
     pathItems: never;
@@ -1116,15 +1142,30 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path?: never;
@@ -1133,6 +1174,12 @@ export interface operations {
         /** @description JSON, at most 100 KiB. Text is trimmed before it is checked; lengths count Unicode code points. Unknown fields are refused. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "identifier": "ada.lovelace",
+                 *       "password": "correct horse battery"
+                 *     }
+                 */
                 "application/json": {
                     /** @description a username or an e-mail address; trimmed, then 1-254 characters */
                     identifier: string;
@@ -1148,6 +1195,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Done.",
+                     *       "token": "eyJhbGciOiJFUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIwMUpROFo2VzRUNU4ySzdNOVAzUjVWOFgwQSJ9.c2lnbmF0dXJl",
+                     *       "refreshToken": "rt_6f9c2a1e8b7d4c3f9a0e1d2c3b4a5f6e",
+                     *       "expiresIn": 900,
+                     *       "user": {
+                     *         "_id": "01JQ8Z6W4T5N2K7M9P3R5V8X0A",
+                     *         "name": "Ada Lovelace",
+                     *         "username": "ada.lovelace",
+                     *         "email": "ada@example.com",
+                     *         "image": "https://cdn.example.com/avatars/ada.jpg",
+                     *         "bio": "Notes on the analytical engine.",
+                     *         "gender": "female",
+                     *         "emailVerified": true,
+                     *         "followers": [
+                     *           "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *         ],
+                     *         "following": [
+                     *           "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *         ],
+                     *         "bookmarks": [
+                     *           "01JQ90A1B2C3D4E5F6G7H8J9KM"
+                     *         ],
+                     *         "blocked_users": [],
+                     *         "createdAt": "2026-03-14T15:09:26.535Z",
+                     *         "updatedAt": "2026-03-14T15:09:26.535Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @description lifetime of token, seconds */
                         expiresIn: number;
@@ -1169,6 +1247,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1179,6 +1270,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The username, e-mail address or password is wrong.",
+                     *       "code": "INVALID_CREDENTIALS"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1189,6 +1287,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "You are not allowed to do this.",
+                     *       "code": "FORBIDDEN"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1199,6 +1304,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1209,18 +1321,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Too many attempts: TOO_MANY_ATTEMPTS */
             429: {
                 headers: {
-                    /** @description seconds */
+                    /**
+                     * @description seconds
+                     * @example 900
+                     */
                     "Retry-After"?: number;
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Too many failed logins. Try again later.",
+                     *       "code": "TOO_MANY_ATTEMPTS"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1231,6 +1360,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1240,15 +1376,30 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path?: never;
@@ -1263,6 +1414,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Done."
+                     *     }
+                     */
                     "application/json": {
                         message: string;
                         /** @constant */
@@ -1277,17 +1434,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: UNAUTHORIZED */
             401: {
                 headers: {
+                    /** @example Bearer */
                     "WWW-Authenticate"?: "Bearer";
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1298,6 +1476,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1308,6 +1493,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1318,6 +1510,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1327,15 +1526,30 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path?: never;
@@ -1344,6 +1558,12 @@ export interface operations {
         /** @description JSON, at most 100 KiB. Text is trimmed before it is checked; lengths count Unicode code points. Unknown fields are refused. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "currentPassword": "correct horse battery",
+                 *       "newPassword": "staple paper clip"
+                 *     }
+                 */
                 "application/json": {
                     currentPassword: string;
                     /** Format: password */
@@ -1359,6 +1579,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Done."
+                     *     }
+                     */
                     "application/json": {
                         message: string;
                         /** @constant */
@@ -1373,17 +1599,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: UNAUTHORIZED, INVALID_CREDENTIALS */
             401: {
                 headers: {
+                    /** @example Bearer */
                     "WWW-Authenticate"?: "Bearer";
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1394,6 +1641,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1404,18 +1658,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Too many attempts: TOO_MANY_ATTEMPTS */
             429: {
                 headers: {
-                    /** @description seconds */
+                    /**
+                     * @description seconds
+                     * @example 900
+                     */
                     "Retry-After"?: number;
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Too many failed logins. Try again later.",
+                     *       "code": "TOO_MANY_ATTEMPTS"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1426,6 +1697,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1435,15 +1713,30 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path?: never;
@@ -1452,6 +1745,11 @@ export interface operations {
         /** @description JSON, at most 100 KiB. Text is trimmed before it is checked; lengths count Unicode code points. Unknown fields are refused. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "refreshToken": "rt_6f9c2a1e8b7d4c3f9a0e1d2c3b4a5f6e"
+                 *     }
+                 */
                 "application/json": {
                     refreshToken: string;
                 };
@@ -1465,6 +1763,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "token": "eyJhbGciOiJFUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIwMUpROFo2VzRUNU4ySzdNOVAzUjVWOFgwQSJ9.c2lnbmF0dXJl",
+                     *       "refreshToken": "rt_6f9c2a1e8b7d4c3f9a0e1d2c3b4a5f6e",
+                     *       "expiresIn": 900
+                     *     }
+                     */
                     "application/json": {
                         /** @description lifetime of token, seconds */
                         expiresIn: number;
@@ -1484,17 +1790,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: UNAUTHORIZED */
             401: {
                 headers: {
+                    /** @example Bearer */
                     "WWW-Authenticate"?: "Bearer";
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1505,6 +1832,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1515,6 +1849,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1525,6 +1866,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1534,15 +1882,30 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path?: never;
@@ -1551,6 +1914,14 @@ export interface operations {
         /** @description JSON, at most 100 KiB. Text is trimmed before it is checked; lengths count Unicode code points. Unknown fields are refused. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Ada Lovelace",
+                 *       "username": "ada.lovelace",
+                 *       "email": "ada@example.com",
+                 *       "password": "correct horse battery"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: email
@@ -1574,6 +1945,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Done.",
+                     *       "token": "eyJhbGciOiJFUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIwMUpROFo2VzRUNU4ySzdNOVAzUjVWOFgwQSJ9.c2lnbmF0dXJl",
+                     *       "refreshToken": "rt_6f9c2a1e8b7d4c3f9a0e1d2c3b4a5f6e",
+                     *       "expiresIn": 900,
+                     *       "user": {
+                     *         "_id": "01JQ8Z6W4T5N2K7M9P3R5V8X0A",
+                     *         "name": "Ada Lovelace",
+                     *         "username": "ada.lovelace",
+                     *         "email": "ada@example.com",
+                     *         "image": "https://cdn.example.com/avatars/ada.jpg",
+                     *         "bio": "Notes on the analytical engine.",
+                     *         "gender": "female",
+                     *         "emailVerified": true,
+                     *         "followers": [
+                     *           "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *         ],
+                     *         "following": [
+                     *           "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *         ],
+                     *         "bookmarks": [
+                     *           "01JQ90A1B2C3D4E5F6G7H8J9KM"
+                     *         ],
+                     *         "blocked_users": [],
+                     *         "createdAt": "2026-03-14T15:09:26.535Z",
+                     *         "updatedAt": "2026-03-14T15:09:26.535Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @description lifetime of token, seconds */
                         expiresIn: number;
@@ -1595,6 +1997,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1605,6 +2020,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "This username is already taken.",
+                     *       "code": "USERNAME_TAKEN"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1615,6 +2037,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1625,6 +2054,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1635,6 +2071,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1644,15 +2087,30 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path?: never;
@@ -1667,6 +2125,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "sessions": [
+                     *         {
+                     *           "_id": "01JQ96G7H8J9K0M1N2P3Q4R5ST",
+                     *           "createdAt": "2026-03-14T15:09:26.535Z",
+                     *           "lastUsedAt": "2026-03-14T15:09:26.535Z",
+                     *           "userAgent": "Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X)",
+                     *           "current": true
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         sessions: components["schemas"]["Session"][];
                         /** @constant */
@@ -1681,17 +2153,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: UNAUTHORIZED */
             401: {
                 headers: {
+                    /** @example Bearer */
                     "WWW-Authenticate"?: "Bearer";
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1702,6 +2195,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1712,6 +2212,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1722,6 +2229,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1731,18 +2245,34 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path: {
+                /** @example 01JQ96G7H8J9K0M1N2P3Q4R5ST */
                 session_id: string;
             };
             cookie?: never;
@@ -1756,6 +2286,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Done."
+                     *     }
+                     */
                     "application/json": {
                         message: string;
                         /** @constant */
@@ -1770,17 +2306,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: UNAUTHORIZED */
             401: {
                 headers: {
+                    /** @example Bearer */
                     "WWW-Authenticate"?: "Bearer";
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1791,6 +2348,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "No such record.",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1801,6 +2365,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1811,6 +2382,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1821,6 +2399,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1830,18 +2415,34 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path: {
+                /** @example 01JQ91Q2W3E4R5T6Y7Z8X9C0VB */
                 comment_id: string;
             };
             cookie?: never;
@@ -1855,6 +2456,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Done."
+                     *     }
+                     */
                     "application/json": {
                         message: string;
                         /** @constant */
@@ -1869,17 +2476,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: UNAUTHORIZED */
             401: {
                 headers: {
+                    /** @example Bearer */
                     "WWW-Authenticate"?: "Bearer";
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1890,6 +2518,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "You are not allowed to do this.",
+                     *       "code": "FORBIDDEN"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1900,6 +2535,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "No such record.",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1910,6 +2552,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1920,6 +2569,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1930,6 +2586,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1939,20 +2602,39 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The same user repeating the same request (method, path, body) with the same key within 24 h gets the first answer again (status, body) and nothing is created twice. The key with another method, path or body is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first is still being answered is 409 IDEMPOTENCY_KEY_IN_USE. A failed request does not hold the key. */
+                /**
+                 * @description The same user repeating the same request (method, path, body) with the same key within 24 h gets the first answer again (status, body) and nothing is created twice. The key with another method, path or body is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first is still being answered is 409 IDEMPOTENCY_KEY_IN_USE. A failed request does not hold the key.
+                 * @example c2d1f0e4-7b8a-4c3d-9e21-5f6a7b8c9d0e
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path: {
+                /** @example 01JQ90A1B2C3D4E5F6G7H8J9KM */
                 post_id: string;
             };
             cookie?: never;
@@ -1960,6 +2642,11 @@ export interface operations {
         /** @description JSON, at most 100 KiB. Text is trimmed before it is checked; lengths count Unicode code points. Unknown fields are refused. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "text": "What a light!"
+                 *     }
+                 */
                 "application/json": {
                     /** @description trimmed, then 1-2200 characters (Unicode code points); no control characters; not only invisible characters */
                     text: string;
@@ -1974,6 +2661,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Done.",
+                     *       "comment": {
+                     *         "_id": "01JQ91Q2W3E4R5T6Y7Z8X9C0VB",
+                     *         "text": "What a light!",
+                     *         "author": "01JQ8Z6W4T5N2K7M9P3R5V8X0A",
+                     *         "post": "01JQ90A1B2C3D4E5F6G7H8J9KM",
+                     *         "parentComment": null,
+                     *         "replyTo": null,
+                     *         "likes": [
+                     *           "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *         ],
+                     *         "likesCount": 3,
+                     *         "isLiked": true,
+                     *         "repliesCount": 1,
+                     *         "createdAt": "2026-03-14T15:09:26.535Z",
+                     *         "updatedAt": "2026-03-14T15:09:26.535Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         comment: components["schemas"]["Comment"];
                         message: string;
@@ -1989,17 +2698,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: UNAUTHORIZED */
             401: {
                 headers: {
+                    /** @example Bearer */
                     "WWW-Authenticate"?: "Bearer";
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2010,6 +2740,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "You are not allowed to do this.",
+                     *       "code": "FORBIDDEN"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2020,6 +2757,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "No such record.",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2030,6 +2774,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request with this Idempotency-Key is still being answered. Retry in a moment.",
+                     *       "code": "IDEMPOTENCY_KEY_IN_USE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2040,6 +2791,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2050,6 +2808,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2060,6 +2825,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "This Idempotency-Key was already used for another request (another route, path or body). Send a new key.",
+                     *       "code": "IDEMPOTENCY_KEY_REUSED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2070,6 +2842,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2079,18 +2858,34 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path: {
+                /** @example 01JQ91Q2W3E4R5T6Y7Z8X9C0VB */
                 comment_id: string;
             };
             cookie?: never;
@@ -2104,6 +2899,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Done.",
+                     *       "isLiked": true,
+                     *       "likesCount": 3
+                     *     }
+                     */
                     "application/json": {
                         isLiked: boolean;
                         likesCount: number;
@@ -2120,17 +2923,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: UNAUTHORIZED */
             401: {
                 headers: {
+                    /** @example Bearer */
                     "WWW-Authenticate"?: "Bearer";
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2141,6 +2965,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "You are not allowed to do this.",
+                     *       "code": "FORBIDDEN"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2151,6 +2982,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "No such record.",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2161,6 +2999,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2171,6 +3016,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2181,6 +3033,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2189,22 +3048,40 @@ export interface operations {
     commentsOfPost: {
         parameters: {
             query?: {
+                /** @example 2026-03-14T15:09:26.535Z */
                 cursor?: string;
+                /** @example 10 */
                 limit?: number;
             };
             header?: {
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path: {
+                /** @example 01JQ90A1B2C3D4E5F6G7H8J9KM */
                 post_id: string;
             };
             cookie?: never;
@@ -2218,6 +3095,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Done.",
+                     *       "data": {
+                     *         "comments": [
+                     *           {
+                     *             "_id": "01JQ91Q2W3E4R5T6Y7Z8X9C0VB",
+                     *             "text": "What a light!",
+                     *             "author": "01JQ8Z6W4T5N2K7M9P3R5V8X0A",
+                     *             "post": "01JQ90A1B2C3D4E5F6G7H8J9KM",
+                     *             "parentComment": null,
+                     *             "replyTo": null,
+                     *             "likes": [
+                     *               "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *             ],
+                     *             "likesCount": 3,
+                     *             "isLiked": true,
+                     *             "repliesCount": 1,
+                     *             "createdAt": "2026-03-14T15:09:26.535Z",
+                     *             "updatedAt": "2026-03-14T15:09:26.535Z"
+                     *           }
+                     *         ],
+                     *         "pagination": {
+                     *           "hasMore": true,
+                     *           "nextCursor": "2026-03-14T15:09:26.535Z"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             comments: components["schemas"]["Comment"][];
@@ -2236,17 +3143,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: UNAUTHORIZED */
             401: {
                 headers: {
+                    /** @example Bearer */
                     "WWW-Authenticate"?: "Bearer";
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2257,6 +3185,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "No such record.",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2267,6 +3202,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2277,6 +3219,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2287,6 +3236,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2295,22 +3251,40 @@ export interface operations {
     commentsReplies: {
         parameters: {
             query?: {
+                /** @example 2026-03-14T15:09:26.535Z */
                 cursor?: string;
+                /** @example 10 */
                 limit?: number;
             };
             header?: {
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path: {
+                /** @example 01JQ91Q2W3E4R5T6Y7Z8X9C0VB */
                 comment_id: string;
             };
             cookie?: never;
@@ -2324,6 +3298,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Done.",
+                     *       "data": {
+                     *         "replies": [
+                     *           {
+                     *             "_id": "01JQ91Q2W3E4R5T6Y7Z8X9C0VB",
+                     *             "text": "What a light!",
+                     *             "author": "01JQ8Z6W4T5N2K7M9P3R5V8X0A",
+                     *             "post": "01JQ90A1B2C3D4E5F6G7H8J9KM",
+                     *             "parentComment": null,
+                     *             "replyTo": null,
+                     *             "likes": [
+                     *               "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *             ],
+                     *             "likesCount": 3,
+                     *             "isLiked": true,
+                     *             "repliesCount": 1,
+                     *             "createdAt": "2026-03-14T15:09:26.535Z",
+                     *             "updatedAt": "2026-03-14T15:09:26.535Z"
+                     *           }
+                     *         ],
+                     *         "pagination": {
+                     *           "hasMore": true,
+                     *           "nextCursor": "2026-03-14T15:09:26.535Z"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             pagination: components["schemas"]["CursorPagination"];
@@ -2342,17 +3346,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: UNAUTHORIZED */
             401: {
                 headers: {
+                    /** @example Bearer */
                     "WWW-Authenticate"?: "Bearer";
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2363,6 +3388,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "No such record.",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2373,6 +3405,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2383,6 +3422,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2393,6 +3439,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2402,20 +3455,39 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The same user repeating the same request (method, path, body) with the same key within 24 h gets the first answer again (status, body) and nothing is created twice. The key with another method, path or body is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first is still being answered is 409 IDEMPOTENCY_KEY_IN_USE. A failed request does not hold the key. */
+                /**
+                 * @description The same user repeating the same request (method, path, body) with the same key within 24 h gets the first answer again (status, body) and nothing is created twice. The key with another method, path or body is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first is still being answered is 409 IDEMPOTENCY_KEY_IN_USE. A failed request does not hold the key.
+                 * @example c2d1f0e4-7b8a-4c3d-9e21-5f6a7b8c9d0e
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path: {
+                /** @example 01JQ91Q2W3E4R5T6Y7Z8X9C0VB */
                 comment_id: string;
             };
             cookie?: never;
@@ -2423,6 +3495,12 @@ export interface operations {
         /** @description JSON, at most 100 KiB. Text is trimmed before it is checked; lengths count Unicode code points. Unknown fields are refused. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "text": "Agreed!",
+                 *       "replyTo": "01JQ92N3M4K5J6H7G8F9E0D1CA"
+                 *     }
+                 */
                 "application/json": {
                     /** @description an identifier (a ULID, any letter case) */
                     replyTo?: string;
@@ -2439,6 +3517,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Done.",
+                     *       "data": {
+                     *         "_id": "01JQ91Q2W3E4R5T6Y7Z8X9C0VB",
+                     *         "text": "What a light!",
+                     *         "author": "01JQ8Z6W4T5N2K7M9P3R5V8X0A",
+                     *         "post": "01JQ90A1B2C3D4E5F6G7H8J9KM",
+                     *         "parentComment": null,
+                     *         "replyTo": null,
+                     *         "likes": [
+                     *           "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *         ],
+                     *         "likesCount": 3,
+                     *         "isLiked": true,
+                     *         "repliesCount": 1,
+                     *         "createdAt": "2026-03-14T15:09:26.535Z",
+                     *         "updatedAt": "2026-03-14T15:09:26.535Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Comment"];
                         message: string;
@@ -2454,17 +3554,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: UNAUTHORIZED */
             401: {
                 headers: {
+                    /** @example Bearer */
                     "WWW-Authenticate"?: "Bearer";
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2475,6 +3596,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "You are not allowed to do this.",
+                     *       "code": "FORBIDDEN"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2485,6 +3613,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "No such record.",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2495,6 +3630,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request with this Idempotency-Key is still being answered. Retry in a moment.",
+                     *       "code": "IDEMPOTENCY_KEY_IN_USE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2505,6 +3647,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2515,6 +3664,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2525,6 +3681,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "This Idempotency-Key was already used for another request (another route, path or body). Send a new key.",
+                     *       "code": "IDEMPOTENCY_KEY_REUSED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2535,6 +3698,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2544,18 +3714,34 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path: {
+                /** @example 01JQ91Q2W3E4R5T6Y7Z8X9C0VB */
                 comment_id: string;
             };
             cookie?: never;
@@ -2569,6 +3755,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Done.",
+                     *       "isLiked": true,
+                     *       "likesCount": 3
+                     *     }
+                     */
                     "application/json": {
                         isLiked: boolean;
                         likesCount: number;
@@ -2585,17 +3779,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: UNAUTHORIZED */
             401: {
                 headers: {
+                    /** @example Bearer */
                     "WWW-Authenticate"?: "Bearer";
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2606,6 +3821,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "No such record.",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2616,6 +3838,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2626,6 +3855,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2636,6 +3872,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2645,18 +3888,34 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path: {
+                /** @example trace-4bf92f3577b34da6 */
                 traceId: string;
             };
             cookie?: never;
@@ -2670,6 +3929,47 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Done.",
+                     *       "data": {
+                     *         "traceId": "trace-4bf92f3577b34da6",
+                     *         "count": 1,
+                     *         "logs": [
+                     *           {
+                     *             "_id": "01JQ97B8C9D0E1F2G3H4J5K6MN",
+                     *             "scenarioId": "onboarding",
+                     *             "stepId": "step-3",
+                     *             "traceId": "trace-4bf92f3577b34da6",
+                     *             "simTimestamp": 1773500966535,
+                     *             "level": "INFO",
+                     *             "action": {
+                     *               "type": "POST_CREATED",
+                     *               "description": "Ada Lovelace created a post"
+                     *             },
+                     *             "actor": {
+                     *               "type": "user",
+                     *               "id": "01JQ8Z6W4T5N2K7M9P3R5V8X0A"
+                     *             },
+                     *             "payload": {
+                     *               "caption": "The harbour at dusk."
+                     *             },
+                     *             "stateDiff": {
+                     *               "before": {},
+                     *               "after": {
+                     *                 "caption": "The harbour at dusk."
+                     *               },
+                     *               "changes": [
+                     *                 "caption"
+                     *               ]
+                     *             },
+                     *             "createdAt": "2026-03-14T15:09:26.535Z"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             count: number;
@@ -2694,17 +3994,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: UNAUTHORIZED */
             401: {
                 headers: {
+                    /** @example Bearer */
                     "WWW-Authenticate"?: "Bearer";
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2715,6 +4036,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "No such record.",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2725,6 +4053,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2735,6 +4070,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2745,6 +4087,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2754,18 +4103,34 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path: {
+                /** @example 01JQ94A5B6C7D8E9F0G1H2J3KM */
                 media_id: string;
             };
             cookie?: never;
@@ -2779,6 +4144,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "media": {
+                     *         "_id": "01JQ94A5B6C7D8E9F0G1H2J3KM",
+                     *         "owner": "01JQ8Z6W4T5N2K7M9P3R5V8X0A",
+                     *         "status": "ready",
+                     *         "contentType": "image/jpeg",
+                     *         "width": 1080,
+                     *         "height": 720,
+                     *         "url": "https://cdn.example.com/media/01JQ94A5B6C7D8E9F0G1H2J3KM/full.jpg",
+                     *         "variants": {
+                     *           "320": "https://cdn.example.com/media/01JQ94A5B6C7D8E9F0G1H2J3KM/320.jpg",
+                     *           "640": "https://cdn.example.com/media/01JQ94A5B6C7D8E9F0G1H2J3KM/640.jpg",
+                     *           "1080": "https://cdn.example.com/media/01JQ94A5B6C7D8E9F0G1H2J3KM/1080.jpg"
+                     *         },
+                     *         "reason": null,
+                     *         "createdAt": "2026-03-14T15:09:26.535Z",
+                     *         "updatedAt": "2026-03-14T15:09:26.535Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         media: components["schemas"]["Media"];
                         /** @constant */
@@ -2793,17 +4180,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: UNAUTHORIZED */
             401: {
                 headers: {
+                    /** @example Bearer */
                     "WWW-Authenticate"?: "Bearer";
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2814,6 +4222,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "No such record.",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2824,6 +4239,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2834,6 +4256,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2844,6 +4273,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2853,17 +4289,35 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The same user repeating the same request (method, path, body) with the same key within 24 h gets the first answer again (status, body) and nothing is created twice. The key with another method, path or body is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first is still being answered is 409 IDEMPOTENCY_KEY_IN_USE. A failed request does not hold the key. */
+                /**
+                 * @description The same user repeating the same request (method, path, body) with the same key within 24 h gets the first answer again (status, body) and nothing is created twice. The key with another method, path or body is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first is still being answered is 409 IDEMPOTENCY_KEY_IN_USE. A failed request does not hold the key.
+                 * @example c2d1f0e4-7b8a-4c3d-9e21-5f6a7b8c9d0e
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path?: never;
@@ -2872,6 +4326,12 @@ export interface operations {
         /** @description JSON, at most 100 KiB. Text is trimmed before it is checked; lengths count Unicode code points. Unknown fields are refused. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "contentType": "image/jpeg",
+                 *       "size": 482133
+                 *     }
+                 */
                 "application/json": {
                     /** @enum {string} */
                     contentType: "image/jpeg" | "image/png" | "image/webp";
@@ -2887,6 +4347,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "upload": {
+                     *         "mediaId": "01JQ94A5B6C7D8E9F0G1H2J3KM",
+                     *         "method": "PUT",
+                     *         "url": "https://aperture-media.s3.amazonaws.com/uploads/01JQ94A5B6C7D8E9F0G1H2J3KM?X-Amz-Signature=3f2a",
+                     *         "fields": {},
+                     *         "headers": {
+                     *           "Content-Type": "image/jpeg",
+                     *           "Content-Length": "482133"
+                     *         },
+                     *         "maxBytes": 15728640,
+                     *         "expiresAt": "2026-03-14T15:09:26.535Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -2901,17 +4378,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: UNAUTHORIZED */
             401: {
                 headers: {
+                    /** @example Bearer */
                     "WWW-Authenticate"?: "Bearer";
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2922,6 +4420,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request with this Idempotency-Key is still being answered. Retry in a moment.",
+                     *       "code": "IDEMPOTENCY_KEY_IN_USE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2932,6 +4437,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2942,6 +4454,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2952,6 +4471,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "This Idempotency-Key was already used for another request (another route, path or body). Send a new key.",
+                     *       "code": "IDEMPOTENCY_KEY_REUSED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2974,6 +4500,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2982,20 +4515,38 @@ export interface operations {
     moderationReports: {
         parameters: {
             query?: {
+                /** @example 20260314150926535.01JQ8Z9B2C3D4E5F6G7H8J9K0M */
                 cursor?: string;
+                /** @example 20 */
                 limit?: number;
+                /** @example open */
                 status?: "open" | "resolved";
             };
             header?: {
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path?: never;
@@ -3010,6 +4561,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "reports": [
+                     *         {
+                     *           "_id": "01JQ95V6W7X8Y9Z0A1B2C3D4EF",
+                     *           "targetType": "post",
+                     *           "targetId": "01JQ90A1B2C3D4E5F6G7H8J9KM",
+                     *           "reason": "spam",
+                     *           "status": "open",
+                     *           "createdAt": "2026-03-14T15:09:26.535Z",
+                     *           "reporters": 2,
+                     *           "target": {
+                     *             "_id": "01JQ90A1B2C3D4E5F6G7H8J9KM",
+                     *             "image": "[\"https://cdn.example.com/images/harbour-at-dusk.jpg\"]",
+                     *             "image_public_id": "harbour-at-dusk",
+                     *             "author": "01JQ8Z6W4T5N2K7M9P3R5V8X0A",
+                     *             "caption": "The harbour at dusk.",
+                     *             "likes": [
+                     *               "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *             ],
+                     *             "createdAt": "2026-03-14T15:09:26.535Z",
+                     *             "updatedAt": "2026-03-14T15:09:26.535Z"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "hasMore": true,
+                     *         "nextCursor": "20260314150926535.01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         pagination: components["schemas"]["ListPagination"];
                         reports: components["schemas"]["ModerationReport"][];
@@ -3025,17 +4608,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: UNAUTHORIZED */
             401: {
                 headers: {
+                    /** @example Bearer */
                     "WWW-Authenticate"?: "Bearer";
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3046,6 +4650,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "You are not allowed to do this.",
+                     *       "code": "FORBIDDEN"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3056,6 +4667,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3066,6 +4684,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3076,6 +4701,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3085,18 +4717,34 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path: {
+                /** @example 01JQ95V6W7X8Y9Z0A1B2C3D4EF */
                 report_id: string;
             };
             cookie?: never;
@@ -3104,6 +4752,12 @@ export interface operations {
         /** @description JSON, at most 100 KiB. Text is trimmed before it is checked; lengths count Unicode code points. Unknown fields are refused. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "action": "remove",
+                 *       "note": "Spam."
+                 *     }
+                 */
                 "application/json": {
                     /** @enum {string} */
                     action: "dismiss" | "remove" | "suspend";
@@ -3120,6 +4774,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Done.",
+                     *       "report": {
+                     *         "_id": "01JQ95V6W7X8Y9Z0A1B2C3D4EF",
+                     *         "targetType": "post",
+                     *         "targetId": "01JQ90A1B2C3D4E5F6G7H8J9KM",
+                     *         "reason": "spam",
+                     *         "status": "open",
+                     *         "createdAt": "2026-03-14T15:09:26.535Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         message: string;
                         report: components["schemas"]["Report"];
@@ -3135,17 +4803,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: UNAUTHORIZED */
             401: {
                 headers: {
+                    /** @example Bearer */
                     "WWW-Authenticate"?: "Bearer";
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3156,6 +4845,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "You are not allowed to do this.",
+                     *       "code": "FORBIDDEN"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3166,6 +4862,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "No such record.",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3176,6 +4879,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "This report is already resolved.",
+                     *       "code": "REPORT_RESOLVED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3186,6 +4896,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3196,6 +4913,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3206,6 +4930,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3215,18 +4946,34 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path: {
+                /** @example 01JQ8Z9B2C3D4E5F6G7H8J9K0M */
                 user_id: string;
             };
             cookie?: never;
@@ -3240,6 +4987,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Done."
+                     *     }
+                     */
                     "application/json": {
                         message: string;
                         /** @constant */
@@ -3254,17 +5007,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: UNAUTHORIZED */
             401: {
                 headers: {
+                    /** @example Bearer */
                     "WWW-Authenticate"?: "Bearer";
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3275,6 +5049,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "You are not allowed to do this.",
+                     *       "code": "FORBIDDEN"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3285,6 +5066,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "No such record.",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3295,6 +5083,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3305,6 +5100,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3315,6 +5117,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3323,19 +5132,36 @@ export interface operations {
     notificationsList: {
         parameters: {
             query?: {
+                /** @example 20260314150926535.01JQ8Z9B2C3D4E5F6G7H8J9K0M */
                 cursor?: string;
+                /** @example 20 */
                 limit?: number;
             };
             header?: {
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path?: never;
@@ -3350,6 +5176,48 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "notifications": [
+                     *         {
+                     *           "_id": "01JQ93P4Q5R6S7T8V9W0X1Y2ZA",
+                     *           "type": "COMMENT",
+                     *           "actor": {
+                     *             "_id": "01JQ8Z6W4T5N2K7M9P3R5V8X0A",
+                     *             "name": "Ada Lovelace",
+                     *             "username": "ada.lovelace",
+                     *             "email": "ada@example.com",
+                     *             "image": "https://cdn.example.com/avatars/ada.jpg",
+                     *             "bio": "Notes on the analytical engine.",
+                     *             "gender": "female",
+                     *             "emailVerified": true,
+                     *             "followers": [
+                     *               "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *             ],
+                     *             "following": [
+                     *               "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *             ],
+                     *             "bookmarks": [
+                     *               "01JQ90A1B2C3D4E5F6G7H8J9KM"
+                     *             ],
+                     *             "blocked_users": [],
+                     *             "createdAt": "2026-03-14T15:09:26.535Z",
+                     *             "updatedAt": "2026-03-14T15:09:26.535Z"
+                     *           },
+                     *           "post": "01JQ90A1B2C3D4E5F6G7H8J9KM",
+                     *           "comment": "01JQ91Q2W3E4R5T6Y7Z8X9C0VB",
+                     *           "createdAt": "2026-03-14T15:09:26.535Z",
+                     *           "read": true
+                     *         }
+                     *       ],
+                     *       "unreadCount": 2,
+                     *       "pagination": {
+                     *         "hasMore": true,
+                     *         "nextCursor": "20260314150926535.01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         notifications: components["schemas"]["Notification"][];
                         pagination: components["schemas"]["ListPagination"];
@@ -3366,17 +5234,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: UNAUTHORIZED */
             401: {
                 headers: {
+                    /** @example Bearer */
                     "WWW-Authenticate"?: "Bearer";
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3387,6 +5276,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3397,6 +5293,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3407,6 +5310,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3416,15 +5326,30 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path?: never;
@@ -3439,6 +5364,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "unreadCount": 0
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -3454,17 +5385,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: UNAUTHORIZED */
             401: {
                 headers: {
+                    /** @example Bearer */
                     "WWW-Authenticate"?: "Bearer";
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3475,6 +5427,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3485,6 +5444,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3495,6 +5461,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3504,15 +5477,30 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path?: never;
@@ -3527,6 +5515,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "openapi": "3.1.0",
+                     *       "info": {
+                     *         "title": "Aperture API",
+                     *         "version": "0.1.0"
+                     *       },
+                     *       "paths": {}
+                     *     }
+                     */
                     "application/json": Record<string, never>;
                 };
             };
@@ -3537,6 +5535,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3547,6 +5558,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3557,6 +5575,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3567,6 +5592,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3576,18 +5608,34 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path: {
+                /** @example 01JQ90A1B2C3D4E5F6G7H8J9KM */
                 post_id: string;
             };
             cookie?: never;
@@ -3601,6 +5649,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "post": {
+                     *         "_id": "01JQ90A1B2C3D4E5F6G7H8J9KM",
+                     *         "image": "[\"https://cdn.example.com/images/harbour-at-dusk.jpg\"]",
+                     *         "image_public_id": "harbour-at-dusk",
+                     *         "author": "01JQ8Z6W4T5N2K7M9P3R5V8X0A",
+                     *         "caption": "The harbour at dusk.",
+                     *         "likes": [
+                     *           "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *         ],
+                     *         "createdAt": "2026-03-14T15:09:26.535Z",
+                     *         "updatedAt": "2026-03-14T15:09:26.535Z",
+                     *         "isLiked": true,
+                     *         "isBookmarked": true,
+                     *         "likesCount": 3,
+                     *         "commentsCount": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         post: components["schemas"]["PostView"];
                         /** @constant */
@@ -3615,17 +5684,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: UNAUTHORIZED */
             401: {
                 headers: {
+                    /** @example Bearer */
                     "WWW-Authenticate"?: "Bearer";
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3636,6 +5726,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "No such record.",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3646,6 +5743,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3656,6 +5760,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3666,6 +5777,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3675,18 +5793,34 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path: {
+                /** @example 01JQ90A1B2C3D4E5F6G7H8J9KM */
                 post_id: string;
             };
             cookie?: never;
@@ -3700,6 +5834,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Done."
+                     *     }
+                     */
                     "application/json": {
                         message: string;
                         /** @constant */
@@ -3714,17 +5854,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: UNAUTHORIZED */
             401: {
                 headers: {
+                    /** @example Bearer */
                     "WWW-Authenticate"?: "Bearer";
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3735,6 +5896,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "You are not allowed to do this.",
+                     *       "code": "FORBIDDEN"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3745,6 +5913,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "No such record.",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3755,6 +5930,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3765,6 +5947,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3775,6 +5964,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3783,22 +5979,40 @@ export interface operations {
     postsLikes: {
         parameters: {
             query?: {
+                /** @example 20260314150926535.01JQ8Z9B2C3D4E5F6G7H8J9K0M */
                 cursor?: string;
+                /** @example 50 */
                 limit?: number;
             };
             header?: {
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path: {
+                /** @example 01JQ90A1B2C3D4E5F6G7H8J9KM */
                 post_id: string;
             };
             cookie?: never;
@@ -3812,6 +6026,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "likes": [
+                     *         {
+                     *           "_id": "01JQ8Z6W4T5N2K7M9P3R5V8X0A",
+                     *           "name": "Ada Lovelace",
+                     *           "username": "ada.lovelace",
+                     *           "email": "ada@example.com",
+                     *           "image": "https://cdn.example.com/avatars/ada.jpg",
+                     *           "bio": "Notes on the analytical engine.",
+                     *           "gender": "female",
+                     *           "emailVerified": true,
+                     *           "followers": [
+                     *             "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *           ],
+                     *           "following": [
+                     *             "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *           ],
+                     *           "bookmarks": [
+                     *             "01JQ90A1B2C3D4E5F6G7H8J9KM"
+                     *           ],
+                     *           "blocked_users": [],
+                     *           "createdAt": "2026-03-14T15:09:26.535Z",
+                     *           "updatedAt": "2026-03-14T15:09:26.535Z",
+                     *           "isFollowing": true
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "hasMore": true,
+                     *         "nextCursor": "20260314150926535.01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         likes: components["schemas"]["UserWithFollowing"][];
                         pagination: components["schemas"]["ListPagination"];
@@ -3827,17 +6075,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: UNAUTHORIZED */
             401: {
                 headers: {
+                    /** @example Bearer */
                     "WWW-Authenticate"?: "Bearer";
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3848,6 +6117,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "No such record.",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3858,6 +6134,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3868,6 +6151,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3878,6 +6168,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3887,18 +6184,34 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path: {
+                /** @example 01JQ90A1B2C3D4E5F6G7H8J9KM */
                 post_id: string;
             };
             cookie?: never;
@@ -3912,6 +6225,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Done.",
+                     *       "isBookmarked": true
+                     *     }
+                     */
                     "application/json": {
                         isBookmarked: boolean;
                         message: string;
@@ -3927,17 +6247,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: UNAUTHORIZED */
             401: {
                 headers: {
+                    /** @example Bearer */
                     "WWW-Authenticate"?: "Bearer";
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3948,6 +6289,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "You are not allowed to do this.",
+                     *       "code": "FORBIDDEN"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3958,6 +6306,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "No such record.",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3968,6 +6323,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3978,6 +6340,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3988,6 +6357,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3996,19 +6372,36 @@ export interface operations {
     postsBookmarks: {
         parameters: {
             query?: {
+                /** @example 20260314150926535.01JQ8Z9B2C3D4E5F6G7H8J9K0M */
                 cursor?: string;
+                /** @example 10 */
                 limit?: number;
             };
             header?: {
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path?: never;
@@ -4023,6 +6416,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "posts": [
+                     *         {
+                     *           "_id": "01JQ90A1B2C3D4E5F6G7H8J9KM",
+                     *           "image": "[\"https://cdn.example.com/images/harbour-at-dusk.jpg\"]",
+                     *           "image_public_id": "harbour-at-dusk",
+                     *           "author": "01JQ8Z6W4T5N2K7M9P3R5V8X0A",
+                     *           "caption": "The harbour at dusk.",
+                     *           "likes": [
+                     *             "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *           ],
+                     *           "createdAt": "2026-03-14T15:09:26.535Z",
+                     *           "updatedAt": "2026-03-14T15:09:26.535Z",
+                     *           "isLiked": true,
+                     *           "isBookmarked": true,
+                     *           "likesCount": 3,
+                     *           "commentsCount": 1
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "hasMore": true,
+                     *         "nextCursor": "20260314150926535.01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         pagination: components["schemas"]["ListPagination"];
                         posts: components["schemas"]["PostView"][];
@@ -4038,17 +6458,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: UNAUTHORIZED */
             401: {
                 headers: {
+                    /** @example Bearer */
                     "WWW-Authenticate"?: "Bearer";
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4059,6 +6500,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4069,6 +6517,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4079,6 +6534,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4088,17 +6550,35 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The same user repeating the same request (method, path, body) with the same key within 24 h gets the first answer again (status, body) and nothing is created twice. The key with another method, path or body is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first is still being answered is 409 IDEMPOTENCY_KEY_IN_USE. A failed request does not hold the key. */
+                /**
+                 * @description The same user repeating the same request (method, path, body) with the same key within 24 h gets the first answer again (status, body) and nothing is created twice. The key with another method, path or body is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first is still being answered is 409 IDEMPOTENCY_KEY_IN_USE. A failed request does not hold the key.
+                 * @example c2d1f0e4-7b8a-4c3d-9e21-5f6a7b8c9d0e
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path?: never;
@@ -4107,6 +6587,12 @@ export interface operations {
         /** @description JSON, at most 100 KiB. Text is trimmed before it is checked; lengths count Unicode code points. Unknown fields are refused. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "image": "[\"https://cdn.example.com/images/harbour-at-dusk.jpg\"]",
+                 *       "caption": "The harbour at dusk."
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * @description trimmed, then 0-2200 characters (Unicode code points); no control characters
@@ -4136,6 +6622,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Done.",
+                     *       "post": {
+                     *         "_id": "01JQ90A1B2C3D4E5F6G7H8J9KM",
+                     *         "image": "[\"https://cdn.example.com/images/harbour-at-dusk.jpg\"]",
+                     *         "image_public_id": "harbour-at-dusk",
+                     *         "author": "01JQ8Z6W4T5N2K7M9P3R5V8X0A",
+                     *         "caption": "The harbour at dusk.",
+                     *         "likes": [
+                     *           "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *         ],
+                     *         "createdAt": "2026-03-14T15:09:26.535Z",
+                     *         "updatedAt": "2026-03-14T15:09:26.535Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         message: string;
                         post: components["schemas"]["Post"];
@@ -4151,17 +6655,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: UNAUTHORIZED */
             401: {
                 headers: {
+                    /** @example Bearer */
                     "WWW-Authenticate"?: "Bearer";
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4172,6 +6697,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request with this Idempotency-Key is still being answered. Retry in a moment.",
+                     *       "code": "IDEMPOTENCY_KEY_IN_USE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4182,6 +6714,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4192,6 +6731,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4202,6 +6748,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "This Idempotency-Key was already used for another request (another route, path or body). Send a new key.",
+                     *       "code": "IDEMPOTENCY_KEY_REUSED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4212,6 +6765,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4221,18 +6781,34 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path: {
+                /** @example 01JQ90A1B2C3D4E5F6G7H8J9KM */
                 post_id: string;
             };
             cookie?: never;
@@ -4240,6 +6816,11 @@ export interface operations {
         /** @description JSON, at most 100 KiB. Text is trimmed before it is checked; lengths count Unicode code points. Unknown fields are refused. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "caption": "The harbour at dusk."
+                 *     }
+                 */
                 "application/json": {
                     /** @description trimmed, then 0-2200 characters (Unicode code points); no control characters */
                     caption: string;
@@ -4254,6 +6835,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Done.",
+                     *       "post": {
+                     *         "_id": "01JQ90A1B2C3D4E5F6G7H8J9KM",
+                     *         "image": "[\"https://cdn.example.com/images/harbour-at-dusk.jpg\"]",
+                     *         "image_public_id": "harbour-at-dusk",
+                     *         "author": "01JQ8Z6W4T5N2K7M9P3R5V8X0A",
+                     *         "caption": "The harbour at dusk.",
+                     *         "likes": [
+                     *           "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *         ],
+                     *         "createdAt": "2026-03-14T15:09:26.535Z",
+                     *         "updatedAt": "2026-03-14T15:09:26.535Z",
+                     *         "isLiked": true,
+                     *         "isBookmarked": true,
+                     *         "likesCount": 3,
+                     *         "commentsCount": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         message: string;
                         post: components["schemas"]["PostView"];
@@ -4269,17 +6872,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: UNAUTHORIZED */
             401: {
                 headers: {
+                    /** @example Bearer */
                     "WWW-Authenticate"?: "Bearer";
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4290,6 +6914,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "You are not allowed to do this.",
+                     *       "code": "FORBIDDEN"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4300,6 +6931,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "No such record.",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4310,6 +6948,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4320,6 +6965,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4330,6 +6982,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4338,19 +6997,36 @@ export interface operations {
     postsExplore: {
         parameters: {
             query?: {
+                /** @example 10 */
                 limit?: number;
+                /** @example 1 */
                 page?: number;
             };
             header?: {
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path?: never;
@@ -4365,6 +7041,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "posts": [
+                     *         {
+                     *           "_id": "01JQ90A1B2C3D4E5F6G7H8J9KM",
+                     *           "image": "[\"https://cdn.example.com/images/harbour-at-dusk.jpg\"]",
+                     *           "image_public_id": "harbour-at-dusk",
+                     *           "author": "01JQ8Z6W4T5N2K7M9P3R5V8X0A",
+                     *           "caption": "The harbour at dusk.",
+                     *           "likes": [
+                     *             "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *           ],
+                     *           "createdAt": "2026-03-14T15:09:26.535Z",
+                     *           "updatedAt": "2026-03-14T15:09:26.535Z",
+                     *           "isLiked": true,
+                     *           "isBookmarked": true,
+                     *           "likesCount": 3,
+                     *           "commentsCount": 1
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "currentPage": 0,
+                     *         "totalPages": 0,
+                     *         "totalPosts": 0,
+                     *         "hasNextPage": true,
+                     *         "hasPrevPage": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         pagination: components["schemas"]["PagePagination"];
                         posts: components["schemas"]["PostView"][];
@@ -4380,17 +7086,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: UNAUTHORIZED */
             401: {
                 headers: {
+                    /** @example Bearer */
                     "WWW-Authenticate"?: "Bearer";
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4401,6 +7128,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4411,6 +7145,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4421,6 +7162,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4429,19 +7177,36 @@ export interface operations {
     postsFeed: {
         parameters: {
             query?: {
+                /** @example 01JQ90A1B2C3D4E5F6G7H8J9KM */
                 cursor?: string;
+                /** @example 10 */
                 limit?: number;
             };
             header?: {
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path?: never;
@@ -4456,8 +7221,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "posts": [
+                     *         {
+                     *           "_id": "01JQ90A1B2C3D4E5F6G7H8J9KM",
+                     *           "image": "[\"https://cdn.example.com/images/harbour-at-dusk.jpg\"]",
+                     *           "image_public_id": "harbour-at-dusk",
+                     *           "author": "01JQ8Z6W4T5N2K7M9P3R5V8X0A",
+                     *           "caption": "The harbour at dusk.",
+                     *           "likes": [
+                     *             "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *           ],
+                     *           "createdAt": "2026-03-14T15:09:26.535Z",
+                     *           "updatedAt": "2026-03-14T15:09:26.535Z",
+                     *           "isLiked": true,
+                     *           "isBookmarked": true,
+                     *           "likesCount": 3,
+                     *           "commentsCount": 1
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "hasMore": true,
+                     *         "nextCursor": "01JQ90A1B2C3D4E5F6G7H8J9KM"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
-                        pagination: components["schemas"]["ListPagination"];
+                        pagination: components["schemas"]["FeedPagination"];
                         posts: components["schemas"]["PostView"][];
                         /** @constant */
                         success: true;
@@ -4471,17 +7263,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: UNAUTHORIZED */
             401: {
                 headers: {
+                    /** @example Bearer */
                     "WWW-Authenticate"?: "Bearer";
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4492,6 +7305,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4502,6 +7322,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4512,6 +7339,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4521,18 +7355,34 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path: {
+                /** @example 01JQ90A1B2C3D4E5F6G7H8J9KM */
                 post_id: string;
             };
             cookie?: never;
@@ -4546,6 +7396,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Done.",
+                     *       "isLiked": true,
+                     *       "likesCount": 3
+                     *     }
+                     */
                     "application/json": {
                         isLiked: boolean;
                         likesCount: number;
@@ -4562,17 +7420,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: UNAUTHORIZED */
             401: {
                 headers: {
+                    /** @example Bearer */
                     "WWW-Authenticate"?: "Bearer";
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4583,6 +7462,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "You are not allowed to do this.",
+                     *       "code": "FORBIDDEN"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4593,6 +7479,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "No such record.",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4603,6 +7496,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4613,6 +7513,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4623,6 +7530,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4632,18 +7546,34 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path: {
+                /** @example 01JQ90A1B2C3D4E5F6G7H8J9KM */
                 post_id: string;
             };
             cookie?: never;
@@ -4657,6 +7587,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Done.",
+                     *       "isBookmarked": true
+                     *     }
+                     */
                     "application/json": {
                         isBookmarked: boolean;
                         message: string;
@@ -4672,17 +7609,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: UNAUTHORIZED */
             401: {
                 headers: {
+                    /** @example Bearer */
                     "WWW-Authenticate"?: "Bearer";
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4693,6 +7651,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "No such record.",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4703,6 +7668,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4713,6 +7685,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4723,6 +7702,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4732,18 +7718,34 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path: {
+                /** @example 01JQ90A1B2C3D4E5F6G7H8J9KM */
                 post_id: string;
             };
             cookie?: never;
@@ -4757,6 +7759,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Done.",
+                     *       "isLiked": true,
+                     *       "likesCount": 3
+                     *     }
+                     */
                     "application/json": {
                         isLiked: boolean;
                         likesCount: number;
@@ -4773,17 +7783,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: UNAUTHORIZED */
             401: {
                 headers: {
+                    /** @example Bearer */
                     "WWW-Authenticate"?: "Bearer";
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4794,6 +7825,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "No such record.",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4804,6 +7842,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4814,6 +7859,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4824,6 +7876,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4832,22 +7891,40 @@ export interface operations {
     postsUser: {
         parameters: {
             query?: {
+                /** @example 10 */
                 limit?: number;
+                /** @example 1 */
                 page?: number;
             };
             header?: {
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path: {
+                /** @example ada.lovelace */
                 identifier: string;
             };
             cookie?: never;
@@ -4861,6 +7938,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "posts": [
+                     *         {
+                     *           "_id": "01JQ90A1B2C3D4E5F6G7H8J9KM",
+                     *           "image": "[\"https://cdn.example.com/images/harbour-at-dusk.jpg\"]",
+                     *           "image_public_id": "harbour-at-dusk",
+                     *           "author": "01JQ8Z6W4T5N2K7M9P3R5V8X0A",
+                     *           "caption": "The harbour at dusk.",
+                     *           "likes": [
+                     *             "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *           ],
+                     *           "createdAt": "2026-03-14T15:09:26.535Z",
+                     *           "updatedAt": "2026-03-14T15:09:26.535Z",
+                     *           "isLiked": true,
+                     *           "isBookmarked": true,
+                     *           "likesCount": 3,
+                     *           "commentsCount": 1
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "currentPage": 0,
+                     *         "totalPages": 0,
+                     *         "totalPosts": 0,
+                     *         "hasNextPage": true,
+                     *         "hasPrevPage": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         pagination: components["schemas"]["PagePagination"];
                         posts: components["schemas"]["PostView"][];
@@ -4876,17 +7983,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: UNAUTHORIZED */
             401: {
                 headers: {
+                    /** @example Bearer */
                     "WWW-Authenticate"?: "Bearer";
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4897,6 +8025,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "No such record.",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4907,6 +8042,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4917,6 +8059,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4927,6 +8076,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4936,15 +8092,30 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path?: never;
@@ -4953,6 +8124,14 @@ export interface operations {
         /** @description JSON, at most 100 KiB. Text is trimmed before it is checked; lengths count Unicode code points. Unknown fields are refused. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "targetType": "post",
+                 *       "targetId": "01JQ90A1B2C3D4E5F6G7H8J9KM",
+                 *       "reason": "spam",
+                 *       "note": "Repeated links to the same shop."
+                 *     }
+                 */
                 "application/json": {
                     /** @description trimmed, then 0-500 characters (Unicode code points); no control characters */
                     note?: string;
@@ -4973,6 +8152,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Done.",
+                     *       "report": {
+                     *         "_id": "01JQ95V6W7X8Y9Z0A1B2C3D4EF",
+                     *         "targetType": "post",
+                     *         "targetId": "01JQ90A1B2C3D4E5F6G7H8J9KM",
+                     *         "reason": "spam",
+                     *         "status": "open",
+                     *         "createdAt": "2026-03-14T15:09:26.535Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         message: string;
                         report: components["schemas"]["Report"];
@@ -4988,6 +8181,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Done.",
+                     *       "report": {
+                     *         "_id": "01JQ95V6W7X8Y9Z0A1B2C3D4EF",
+                     *         "targetType": "post",
+                     *         "targetId": "01JQ90A1B2C3D4E5F6G7H8J9KM",
+                     *         "reason": "spam",
+                     *         "status": "open",
+                     *         "createdAt": "2026-03-14T15:09:26.535Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         message: string;
                         report: components["schemas"]["Report"];
@@ -5003,17 +8210,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: UNAUTHORIZED */
             401: {
                 headers: {
+                    /** @example Bearer */
                     "WWW-Authenticate"?: "Bearer";
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5024,6 +8252,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "No such record.",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5034,6 +8269,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5044,6 +8286,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5054,6 +8303,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5063,18 +8319,34 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path: {
+                /** @example ada.lovelace */
                 identifier: string;
             };
             cookie?: never;
@@ -5088,6 +8360,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "user": {
+                     *         "_id": "01JQ8Z6W4T5N2K7M9P3R5V8X0A",
+                     *         "name": "Ada Lovelace",
+                     *         "username": "ada.lovelace",
+                     *         "email": "ada@example.com",
+                     *         "image": "https://cdn.example.com/avatars/ada.jpg",
+                     *         "bio": "Notes on the analytical engine.",
+                     *         "gender": "female",
+                     *         "emailVerified": true,
+                     *         "followers": [
+                     *           "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *         ],
+                     *         "following": [
+                     *           "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *         ],
+                     *         "bookmarks": [
+                     *           "01JQ90A1B2C3D4E5F6G7H8J9KM"
+                     *         ],
+                     *         "blocked_users": [],
+                     *         "createdAt": "2026-03-14T15:09:26.535Z",
+                     *         "updatedAt": "2026-03-14T15:09:26.535Z",
+                     *         "isFollowing": true,
+                     *         "isBlocked": false,
+                     *         "postsCount": 42,
+                     *         "followersCount": 128,
+                     *         "followingCount": 75
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -5102,17 +8406,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: UNAUTHORIZED */
             401: {
                 headers: {
+                    /** @example Bearer */
                     "WWW-Authenticate"?: "Bearer";
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5123,6 +8448,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "No such record.",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5133,6 +8465,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5143,6 +8482,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5153,6 +8499,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5161,22 +8514,40 @@ export interface operations {
     usersFollowers: {
         parameters: {
             query?: {
+                /** @example 20260314150926535.01JQ8Z9B2C3D4E5F6G7H8J9K0M */
                 cursor?: string;
+                /** @example 50 */
                 limit?: number;
             };
             header?: {
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path: {
+                /** @example ada.lovelace */
                 identifier: string;
             };
             cookie?: never;
@@ -5190,6 +8561,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "followers": [
+                     *         {
+                     *           "_id": "01JQ8Z6W4T5N2K7M9P3R5V8X0A",
+                     *           "name": "Ada Lovelace",
+                     *           "username": "ada.lovelace",
+                     *           "email": "ada@example.com",
+                     *           "image": "https://cdn.example.com/avatars/ada.jpg",
+                     *           "bio": "Notes on the analytical engine.",
+                     *           "gender": "female",
+                     *           "emailVerified": true,
+                     *           "followers": [
+                     *             "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *           ],
+                     *           "following": [
+                     *             "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *           ],
+                     *           "bookmarks": [
+                     *             "01JQ90A1B2C3D4E5F6G7H8J9KM"
+                     *           ],
+                     *           "blocked_users": [],
+                     *           "createdAt": "2026-03-14T15:09:26.535Z",
+                     *           "updatedAt": "2026-03-14T15:09:26.535Z",
+                     *           "isFollowing": true
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "hasMore": true,
+                     *         "nextCursor": "20260314150926535.01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         followers: components["schemas"]["UserWithFollowing"][];
                         pagination: components["schemas"]["ListPagination"];
@@ -5205,17 +8610,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: UNAUTHORIZED */
             401: {
                 headers: {
+                    /** @example Bearer */
                     "WWW-Authenticate"?: "Bearer";
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5226,6 +8652,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "No such record.",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5236,6 +8669,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5246,6 +8686,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5256,6 +8703,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5264,22 +8718,40 @@ export interface operations {
     usersFollowing: {
         parameters: {
             query?: {
+                /** @example 20260314150926535.01JQ8Z9B2C3D4E5F6G7H8J9K0M */
                 cursor?: string;
+                /** @example 50 */
                 limit?: number;
             };
             header?: {
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path: {
+                /** @example ada.lovelace */
                 identifier: string;
             };
             cookie?: never;
@@ -5293,6 +8765,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "following": [
+                     *         {
+                     *           "_id": "01JQ8Z6W4T5N2K7M9P3R5V8X0A",
+                     *           "name": "Ada Lovelace",
+                     *           "username": "ada.lovelace",
+                     *           "email": "ada@example.com",
+                     *           "image": "https://cdn.example.com/avatars/ada.jpg",
+                     *           "bio": "Notes on the analytical engine.",
+                     *           "gender": "female",
+                     *           "emailVerified": true,
+                     *           "followers": [
+                     *             "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *           ],
+                     *           "following": [
+                     *             "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *           ],
+                     *           "bookmarks": [
+                     *             "01JQ90A1B2C3D4E5F6G7H8J9KM"
+                     *           ],
+                     *           "blocked_users": [],
+                     *           "createdAt": "2026-03-14T15:09:26.535Z",
+                     *           "updatedAt": "2026-03-14T15:09:26.535Z",
+                     *           "isFollowing": true
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "hasMore": true,
+                     *         "nextCursor": "20260314150926535.01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         following: components["schemas"]["UserWithFollowing"][];
                         pagination: components["schemas"]["ListPagination"];
@@ -5308,17 +8814,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: UNAUTHORIZED */
             401: {
                 headers: {
+                    /** @example Bearer */
                     "WWW-Authenticate"?: "Bearer";
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5329,6 +8856,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "No such record.",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5339,6 +8873,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5349,6 +8890,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5359,6 +8907,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5368,18 +8923,34 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path: {
+                /** @example ada.lovelace */
                 identifier: string;
             };
             cookie?: never;
@@ -5393,6 +8964,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Done.",
+                     *       "isBlocked": true
+                     *     }
+                     */
                     "application/json": {
                         isBlocked: boolean;
                         message: string;
@@ -5408,17 +8986,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: UNAUTHORIZED */
             401: {
                 headers: {
+                    /** @example Bearer */
                     "WWW-Authenticate"?: "Bearer";
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5429,6 +9028,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "No such record.",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5439,6 +9045,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5449,6 +9062,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5459,6 +9079,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5467,19 +9094,36 @@ export interface operations {
     usersBlocked: {
         parameters: {
             query?: {
+                /** @example 20260314150926535.01JQ8Z9B2C3D4E5F6G7H8J9K0M */
                 cursor?: string;
+                /** @example 50 */
                 limit?: number;
             };
             header?: {
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path?: never;
@@ -5494,6 +9138,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Done.",
+                     *       "data": [
+                     *         {
+                     *           "_id": "01JQ8Z6W4T5N2K7M9P3R5V8X0A",
+                     *           "name": "Ada Lovelace",
+                     *           "username": "ada.lovelace",
+                     *           "email": "ada@example.com",
+                     *           "image": "https://cdn.example.com/avatars/ada.jpg",
+                     *           "bio": "Notes on the analytical engine.",
+                     *           "gender": "female",
+                     *           "emailVerified": true,
+                     *           "followers": [
+                     *             "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *           ],
+                     *           "following": [
+                     *             "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *           ],
+                     *           "bookmarks": [
+                     *             "01JQ90A1B2C3D4E5F6G7H8J9KM"
+                     *           ],
+                     *           "blocked_users": [],
+                     *           "createdAt": "2026-03-14T15:09:26.535Z",
+                     *           "updatedAt": "2026-03-14T15:09:26.535Z"
+                     *         }
+                     *       ],
+                     *       "count": 1,
+                     *       "pagination": {
+                     *         "hasMore": true,
+                     *         "nextCursor": "20260314150926535.01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         count: number;
                         data: components["schemas"]["User"][];
@@ -5511,17 +9190,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: UNAUTHORIZED */
             401: {
                 headers: {
+                    /** @example Bearer */
                     "WWW-Authenticate"?: "Bearer";
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5532,6 +9232,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5542,6 +9249,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5552,6 +9266,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5561,18 +9282,34 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path: {
+                /** @example ada.lovelace */
                 identifier: string;
             };
             cookie?: never;
@@ -5586,6 +9323,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Done.",
+                     *       "isFollowing": true,
+                     *       "followersCount": 128
+                     *     }
+                     */
                     "application/json": {
                         followersCount: number;
                         isFollowing: boolean;
@@ -5602,17 +9347,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: UNAUTHORIZED */
             401: {
                 headers: {
+                    /** @example Bearer */
                     "WWW-Authenticate"?: "Bearer";
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5623,6 +9389,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "You are not allowed to do this.",
+                     *       "code": "FORBIDDEN"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5633,6 +9406,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "No such record.",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5643,6 +9423,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5653,6 +9440,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5663,6 +9457,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5672,15 +9473,30 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path?: never;
@@ -5695,6 +9511,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "user": {
+                     *         "_id": "01JQ8Z6W4T5N2K7M9P3R5V8X0A",
+                     *         "name": "Ada Lovelace",
+                     *         "username": "ada.lovelace",
+                     *         "email": "ada@example.com",
+                     *         "image": "https://cdn.example.com/avatars/ada.jpg",
+                     *         "bio": "Notes on the analytical engine.",
+                     *         "gender": "female",
+                     *         "emailVerified": true,
+                     *         "followers": [
+                     *           "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *         ],
+                     *         "following": [
+                     *           "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *         ],
+                     *         "bookmarks": [
+                     *           "01JQ90A1B2C3D4E5F6G7H8J9KM"
+                     *         ],
+                     *         "blocked_users": [],
+                     *         "createdAt": "2026-03-14T15:09:26.535Z",
+                     *         "updatedAt": "2026-03-14T15:09:26.535Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -5709,17 +9552,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: UNAUTHORIZED */
             401: {
                 headers: {
+                    /** @example Bearer */
                     "WWW-Authenticate"?: "Bearer";
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5730,6 +9594,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5740,6 +9611,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5750,6 +9628,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5759,15 +9644,30 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path?: never;
@@ -5776,6 +9676,11 @@ export interface operations {
         /** @description JSON, at most 100 KiB. Text is trimmed before it is checked; lengths count Unicode code points. Unknown fields are refused. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "password": "correct horse battery"
+                 *     }
+                 */
                 "application/json": {
                     password: string;
                 };
@@ -5789,6 +9694,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Done."
+                     *     }
+                     */
                     "application/json": {
                         message: string;
                         /** @constant */
@@ -5803,17 +9714,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: UNAUTHORIZED, INVALID_CREDENTIALS */
             401: {
                 headers: {
+                    /** @example Bearer */
                     "WWW-Authenticate"?: "Bearer";
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5824,6 +9756,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5834,18 +9773,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Too many attempts: TOO_MANY_ATTEMPTS */
             429: {
                 headers: {
-                    /** @description seconds */
+                    /**
+                     * @description seconds
+                     * @example 900
+                     */
                     "Retry-After"?: number;
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Too many failed logins. Try again later.",
+                     *       "code": "TOO_MANY_ATTEMPTS"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5856,6 +9812,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5865,15 +9828,30 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path?: never;
@@ -5882,6 +9860,12 @@ export interface operations {
         /** @description JSON, at most 100 KiB. Text is trimmed before it is checked; lengths count Unicode code points. Unknown fields are refused. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "bio": "Notes on the analytical engine.",
+                 *       "gender": "female"
+                 *     }
+                 */
                 "application/json": {
                     /** @description trimmed, then 0-150 characters (Unicode code points); no control characters */
                     bio?: string;
@@ -5906,6 +9890,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Done.",
+                     *       "user": {
+                     *         "_id": "01JQ8Z6W4T5N2K7M9P3R5V8X0A",
+                     *         "name": "Ada Lovelace",
+                     *         "username": "ada.lovelace",
+                     *         "email": "ada@example.com",
+                     *         "image": "https://cdn.example.com/avatars/ada.jpg",
+                     *         "bio": "Notes on the analytical engine.",
+                     *         "gender": "female",
+                     *         "emailVerified": true,
+                     *         "followers": [
+                     *           "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *         ],
+                     *         "following": [
+                     *           "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *         ],
+                     *         "bookmarks": [
+                     *           "01JQ90A1B2C3D4E5F6G7H8J9KM"
+                     *         ],
+                     *         "blocked_users": [],
+                     *         "createdAt": "2026-03-14T15:09:26.535Z",
+                     *         "updatedAt": "2026-03-14T15:09:26.535Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         message: string;
                         /** @constant */
@@ -5921,17 +9933,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: UNAUTHORIZED */
             401: {
                 headers: {
+                    /** @example Bearer */
                     "WWW-Authenticate"?: "Bearer";
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5942,6 +9975,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "This username is already taken.",
+                     *       "code": "USERNAME_TAKEN"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5952,6 +9992,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5962,6 +10009,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5972,6 +10026,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5980,19 +10041,36 @@ export interface operations {
     usersSearch: {
         parameters: {
             query: {
+                /** @example 20 */
                 limit?: number;
+                /** @example ada */
                 query: string;
             };
             header?: {
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path?: never;
@@ -6007,6 +10085,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "users": [
+                     *         {
+                     *           "_id": "01JQ8Z6W4T5N2K7M9P3R5V8X0A",
+                     *           "name": "Ada Lovelace",
+                     *           "username": "ada.lovelace",
+                     *           "email": "ada@example.com",
+                     *           "image": "https://cdn.example.com/avatars/ada.jpg",
+                     *           "bio": "Notes on the analytical engine.",
+                     *           "gender": "female",
+                     *           "emailVerified": true,
+                     *           "followers": [
+                     *             "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *           ],
+                     *           "following": [
+                     *             "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *           ],
+                     *           "bookmarks": [
+                     *             "01JQ90A1B2C3D4E5F6G7H8J9KM"
+                     *           ],
+                     *           "blocked_users": [],
+                     *           "createdAt": "2026-03-14T15:09:26.535Z",
+                     *           "updatedAt": "2026-03-14T15:09:26.535Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -6021,17 +10128,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: UNAUTHORIZED */
             401: {
                 headers: {
+                    /** @example Bearer */
                     "WWW-Authenticate"?: "Bearer";
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6042,6 +10170,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6052,6 +10187,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6062,6 +10204,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6070,18 +10219,34 @@ export interface operations {
     usersSuggested: {
         parameters: {
             query?: {
+                /** @example 10 */
                 limit?: number;
             };
             header?: {
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path?: never;
@@ -6096,6 +10261,83 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "users": [
+                     *         {
+                     *           "_id": "01JQ8Z6W4T5N2K7M9P3R5V8X0A",
+                     *           "name": "Ada Lovelace",
+                     *           "username": "ada.lovelace",
+                     *           "email": "ada@example.com",
+                     *           "image": "https://cdn.example.com/avatars/ada.jpg",
+                     *           "bio": "Notes on the analytical engine.",
+                     *           "gender": "female",
+                     *           "emailVerified": true,
+                     *           "followers": [
+                     *             "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *           ],
+                     *           "following": [
+                     *             "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *           ],
+                     *           "bookmarks": [
+                     *             "01JQ90A1B2C3D4E5F6G7H8J9KM"
+                     *           ],
+                     *           "blocked_users": [],
+                     *           "createdAt": "2026-03-14T15:09:26.535Z",
+                     *           "updatedAt": "2026-03-14T15:09:26.535Z",
+                     *           "mutualFollowers": [
+                     *             {
+                     *               "_id": "01JQ8Z6W4T5N2K7M9P3R5V8X0A",
+                     *               "name": "Ada Lovelace",
+                     *               "username": "ada.lovelace",
+                     *               "email": "ada@example.com",
+                     *               "image": "https://cdn.example.com/avatars/ada.jpg",
+                     *               "bio": "Notes on the analytical engine.",
+                     *               "gender": "female",
+                     *               "emailVerified": true,
+                     *               "followers": [
+                     *                 "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *               ],
+                     *               "following": [
+                     *                 "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *               ],
+                     *               "bookmarks": [
+                     *                 "01JQ90A1B2C3D4E5F6G7H8J9KM"
+                     *               ],
+                     *               "blocked_users": [],
+                     *               "createdAt": "2026-03-14T15:09:26.535Z",
+                     *               "updatedAt": "2026-03-14T15:09:26.535Z"
+                     *             }
+                     *           ],
+                     *           "followerBy": [
+                     *             {
+                     *               "_id": "01JQ8Z6W4T5N2K7M9P3R5V8X0A",
+                     *               "name": "Ada Lovelace",
+                     *               "username": "ada.lovelace",
+                     *               "email": "ada@example.com",
+                     *               "image": "https://cdn.example.com/avatars/ada.jpg",
+                     *               "bio": "Notes on the analytical engine.",
+                     *               "gender": "female",
+                     *               "emailVerified": true,
+                     *               "followers": [
+                     *                 "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *               ],
+                     *               "following": [
+                     *                 "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *               ],
+                     *               "bookmarks": [
+                     *                 "01JQ90A1B2C3D4E5F6G7H8J9KM"
+                     *               ],
+                     *               "blocked_users": [],
+                     *               "createdAt": "2026-03-14T15:09:26.535Z",
+                     *               "updatedAt": "2026-03-14T15:09:26.535Z"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -6110,17 +10352,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: UNAUTHORIZED */
             401: {
                 headers: {
+                    /** @example Bearer */
                     "WWW-Authenticate"?: "Bearer";
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6131,6 +10394,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6141,6 +10411,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6151,6 +10428,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6160,18 +10444,34 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path: {
+                /** @example ada.lovelace */
                 identifier: string;
             };
             cookie?: never;
@@ -6185,6 +10485,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Done.",
+                     *       "isBlocked": false
+                     *     }
+                     */
                     "application/json": {
                         isBlocked: boolean;
                         message: string;
@@ -6200,17 +10507,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: UNAUTHORIZED */
             401: {
                 headers: {
+                    /** @example Bearer */
                     "WWW-Authenticate"?: "Bearer";
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6221,6 +10549,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "No such record.",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6231,6 +10566,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6241,6 +10583,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6251,6 +10600,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6260,18 +10616,34 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent */
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
                 traceparent?: components["parameters"]["Traceparent"];
-                /** @description fills scenarioId of the log records */
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
                 "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
-                /** @description a finite decimal number; fills simTimestamp (default: now, epoch ms) */
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
                 "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
-                /** @description fills stepId of the log records */
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
                 "X-Step-Id"?: components["parameters"]["XStepId"];
-                /** @description trace id of this request; default: the traceparent's, else a new one */
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
                 "X-Trace-Id"?: components["parameters"]["XTraceId"];
             };
             path: {
+                /** @example ada.lovelace */
                 identifier: string;
             };
             cookie?: never;
@@ -6285,6 +10657,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Done.",
+                     *       "isFollowing": true,
+                     *       "followersCount": 128
+                     *     }
+                     */
                     "application/json": {
                         followersCount: number;
                         isFollowing: boolean;
@@ -6301,17 +10681,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: UNAUTHORIZED */
             401: {
                 headers: {
+                    /** @example Bearer */
                     "WWW-Authenticate"?: "Bearer";
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6322,6 +10723,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "No such record.",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6332,6 +10740,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6342,6 +10757,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6352,6 +10774,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { http } from '../../lib/http';
-import { hashPassword } from '../../lib/auth/password';
+import { hashPassword } from '../../lib/users/password';
 import { issue, newSession, sessionPut, userAgentOf } from '../../lib/auth/sessions';
 import { refuseClaimed, registerUser } from '../../lib/users/write';
 import { toBaseUser } from '../../lib/users/model';

@@ -1,15 +1,12 @@
 import * as z from 'zod/mini';
 import { http } from '../../lib/http';
-import { intParam } from '../../lib/fields';
-import { FEED_CURSOR_PATTERN, readHomeFeed } from '../../lib/feed/read';
+import { feedCursor, intParam } from '../../lib/fields';
+import { readHomeFeed } from '../../lib/feed/read';
 import { presentAhead, presentPosts } from '../../lib/posts/present';
 
 export const query = z.strictObject({
   limit: intParam(1, 50, 10),
-  cursor: z.optional(z.string().check(
-    z.regex(new RegExp(FEED_CURSOR_PATTERN), 'is not a valid cursor: pass the nextCursor of a previous page'),
-    z.meta({ description: 'opaque: the nextCursor of the previous page' }),
-  )),
+  cursor: z.optional(feedCursor()),
 });
 
 export const handler = http({ query }, async ({ query, caller }) => {

@@ -32,7 +32,7 @@ import { removeMedia } from '../media/use';
 import { removeAuthorFromFeeds } from '../feed/fanout';
 import { logger } from '../log';
 import { FINAL_KIND, SWEEP_KINDS, jobItem, jobKind, type AccountParams } from './jobs';
-import { goneChanged } from './gone';
+import { goneChanged } from '../users/gone';
 import { forgetInTop } from '../graph/popular';
 import { INDEX_SETTLE_MS } from '../cleanup/worker';
 

@@ -13,7 +13,7 @@ import type { TraceContext } from '../audit/context';
 import { TABLE } from '../db/client';
 import { ConditionFailed } from '../db/transact';
 import { getUser } from '../users/repo';
-import { goneChanged, goneItem } from './gone';
+import { goneChanged, goneItem } from '../users/gone';
 import { SWEEP_KINDS, jobItem, type AccountParams } from './jobs';
 
 /** Attempts of the deletion when a racing profile edit moved what it releases. */

@@ -11,7 +11,7 @@ import { endAllSessions } from '../auth/sessions';
 import { logItem } from '../audit/records';
 import type { TraceContext } from '../audit/context';
 import type { UserItem } from '../users/model';
-import { goneChanged, goneItem, unsuspended } from './gone';
+import { goneChanged, goneItem, unsuspended } from '../users/gone';
 import { getUser } from '../users/repo';
 
 /** Attempts of a suspension whose account's session epoch moved under it. */

@@ -39,7 +39,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { db, TABLE } from '../db/client';
 import * as keys from '../keys';
 import { InvalidCredentials, TooManyAttempts } from '../errors';
-import { verifyPassword } from './password';
+import { verifyPassword } from '../users/password';
 import { allSettled } from '../settle';
 
 /** Failed or running checks within the window that lock the subject for one address. */

@@ -19,7 +19,7 @@ import { getUser, EMBED_LIMIT } from '../users/repo';
 import { toBaseUser, type BaseUser } from '../users/model';
 import { saltClaim } from '../users/write';
 import { ownEdgesSeen } from '../graph/hidden';
-import { DUMMY_HASH, deriveKey, keyMatches, saltOf, verifyPassword } from './password';
+import { DUMMY_HASH, deriveKey, keyMatches, saltOf, verifyPassword } from '../users/password';
 import { issue, newSession, sessionPut, type Issued } from './sessions';
 import { admit, failed, release } from './login-guard';
 

@@ -5,7 +5,7 @@ import { allSettled } from '../settle';
 import type { TraceContext } from '../audit/context';
 import type { Caller } from './caller';
 import { saltClaims } from '../users/write';
-import { hashPassword } from './password';
+import { hashPassword } from '../users/password';
 import { admit, confirmPassword, release, withdraw } from './login-guard';
 import { endAllSessions, sessionKeys } from './sessions';
 

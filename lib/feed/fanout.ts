@@ -15,6 +15,7 @@ import * as keys from '../keys';
 import { INDEX } from '../keys';
 import { idTime } from '../ids';
 import type { JobKind } from '../events/jobs';
+import { homeEntry, type HomeEntry } from '../posts/home-entry';
 
 /** Followers a fan-out chunk covers: one Query page of them, then their entries. */
 export const FANOUT_CHUNK = 1000;
@@ -31,17 +32,6 @@ export const fanoutTuning = { stepBudgetMs: FANOUT_STEP_BUDGET_MS };
 /** Posts of a newly followed account copied into the follower's feed (contract section 11). */
 export const BACKFILL_POSTS = 20;
 const WRITE_PARALLELISM = 8;
-
-export interface HomeEntry {
-  PK: string;
-  SK: string;
-  type: 'HOME';
-  authorId: string;
-}
-
-export const homeEntry = (readerId: string, postId: string, authorId: string): HomeEntry => ({
-  ...keys.homeEntry(readerId, postId), type: 'HOME', authorId,
-});
 
 const exists = async (key: { PK: string; SK: string }) =>
   (await db.send(new GetCommand({ TableName: TABLE, Key: key, ConsistentRead: true, ProjectionExpression: 'PK' }))).Item !== undefined;

@@ -22,12 +22,9 @@ import type { PostItem } from '../posts/model';
 /** Reads of the sources per page at most (the first and up to three more when filters thin the page). */
 const MAX_ROUNDS = 4;
 
-/**
- * The feed's cursor is the id of the last post of the page (FEED_CURSOR_PATTERN, which the
- * schema of GET /posts/feed checks and the OpenAPI document states): the next page reads
- * the posts before it.
- */
-export const FEED_CURSOR_PATTERN = '^[0-9A-HJKMNP-TV-Z]{26}$';
+// The feed's cursor is the id of the last post of the page (FEED_CURSOR_PATTERN of
+// lib/fields.ts, which the schema of GET /posts/feed checks and the OpenAPI document states):
+// the next page reads the posts before it.
 const encodeFeedCursor = (postId: string) => postId;
 
 interface Source {

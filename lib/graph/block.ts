@@ -19,7 +19,7 @@ import { logItem, recordNoChange, writeLog, type LogEntry } from '../audit/recor
 import { diffState, noChange } from '../audit/diff';
 import type { TraceContext } from '../audit/context';
 import { blockEdge, blockMirror, existing, moveCounters, targetExists } from './edges';
-import { notGone } from '../account/gone';
+import { notGone } from '../users/gone';
 
 const ATTEMPTS = 6;
 

@@ -13,7 +13,7 @@ import { diffState } from '../audit/diff';
 import type { TraceContext } from '../audit/context';
 import { FOLLOW_LIMIT, followEdge, moveCounters } from './edges';
 import type { CountedTarget } from './target';
-import { notGone } from '../account/gone';
+import { notGone } from '../users/gone';
 
 export interface FollowResult {
   changed: boolean;

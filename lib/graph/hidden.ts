@@ -6,7 +6,7 @@
 // An account hidden from everyone (suspended, or deleted and not yet cleaned up: contract
 // sections 13 and 15) is, to every viewer, one that blocked them: it is in every viewer's
 // `blockedBy` here, and relations() (lib/graph/relations.ts) reports it as `blocksCaller`. So
-// every block filter hides it, with no second copy of them (lib/account/gone.ts).
+// every block filter hides it, with no second copy of them (lib/users/gone.ts).
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from '../db/client';
 import { edgeIds, loadEdges } from '../users/repo';
@@ -76,7 +76,7 @@ async function readGone(): Promise<GoneCopy> {
 /**
  * The accounts hidden from everyone, exact at the time of the call. An instance reads the
  * GONE partition whole once, then only its version while the version stays where it was
- * (every transaction that puts or removes a GONE item moves it: lib/account/gone.ts
+ * (every transaction that puts or removes a GONE item moves it: lib/users/gone.ts
  * goneChanged). So a request pays one small consistent read, not the whole partition, which
  * grows with the stage's suspended accounts (1,000 of them: 29 RCU a request). Read whole
  * again: when the version moved, and once the copy is GONE_COPY_MAX_AGE_MS old.

@@ -14,7 +14,7 @@ import { db, TABLE } from '../db/client';
 import * as keys from '../keys';
 import { nameWords } from '../users/search-terms';
 import type { BaseUser } from '../users/model';
-import type { Caller } from '../auth/caller';
+import type { Viewer } from './viewer';
 import { presentIds } from './present';
 
 export const SEARCH_BOUNDS = {
@@ -65,7 +65,7 @@ async function matches(query: string): Promise<string[]> {
  * ids (lib/graph/recent.ts); a third only for users whose ids are behind their edges, and the
  * caller's own object (lib/graph/present.ts).
  */
-export async function searchUsers(caller: Caller, query: string, limit: number): Promise<BaseUser[]> {
+export async function searchUsers(caller: Viewer, query: string, limit: number): Promise<BaseUser[]> {
   const [matched, me, hidden] = await Promise.all([matches(query), caller.user(), caller.hidden()]);
   // Users on either side of a block with the caller (and hidden accounts) are left out before
   // anything is read of them: the caller's block lists were read by authentication.

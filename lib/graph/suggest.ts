@@ -34,7 +34,7 @@ import * as keys from '../keys';
 import { compareIds } from '../ids';
 import { edgeIds } from '../users/repo';
 import { recentEdges, type BaseUser, type UserItem } from '../users/model';
-import type { Caller } from '../auth/caller';
+import type { Viewer } from './viewer';
 import { presentIds } from './present';
 import { holdsTop, takeTop, topAccounts } from './popular';
 import { followPlan, followReads } from './relations';
@@ -93,7 +93,7 @@ async function readCache(callerId: string): Promise<Cached | undefined> {
   return found.get(itemKey(key)) as Cached | undefined;
 }
 
-export async function suggest(caller: Caller, limit: number): Promise<Suggestion[]> {
+export async function suggest(caller: Viewer, limit: number): Promise<Suggestion[]> {
   const [me, hidden, cache] = await Promise.all([caller.user(), caller.hidden(), readCache(caller.userId)]);
   const depth = limit + SUGGEST_BOUNDS.slack;
   const fresh = cache

@@ -10,7 +10,7 @@
 // user whose recent ids are behind its edges (lib/graph/present.ts).
 import { EMBED_LIMIT, bookmarkIds, resolveUserId } from '../users/repo';
 import { NotFound } from '../errors';
-import type { Caller } from '../auth/caller';
+import type { Viewer } from './viewer';
 import { itemKey, type Key } from '../db/batch';
 import type { BaseUser } from '../users/model';
 import type { BlockLists } from './hidden';
@@ -32,7 +32,7 @@ export interface Listed {
  * caller's own object from its item, its block lists and its bookmarks read ahead (`page`
  * is awaited beside the caller's own reads).
  */
-export async function listedUsers(caller: Caller, page: Promise<string[]>, also: Key[]): Promise<Listed> {
+export async function listedUsers(caller: Viewer, page: Promise<string[]>, also: Key[]): Promise<Listed> {
   // Read ahead, 1 Query on every page: when the caller is on it, its own object's live
   // bookmarks are then checked in the page's one BatchGet (lib/graph/present.ts).
   const ownBookmarks = bookmarkIds(caller.userId, EMBED_LIMIT.list);
@@ -52,7 +52,7 @@ export async function listedUsers(caller: Caller, page: Promise<string[]>, also:
   return { users: ids.filter((id) => users.has(id)).map((id) => ({ ...users.get(id)!, isFollowing: rels.get(id)!.isFollowing })), found, lists };
 }
 
-export async function userList(kind: 'followers' | 'following', identifier: string, caller: Caller, limit: number, cursor?: string) {
+export async function userList(kind: 'followers' | 'following', identifier: string, caller: Viewer, limit: number, cursor?: string) {
   const ownerId = await resolveUserId(identifier);
   if (!ownerId) throw new NotFound('user');
   const page = edgePage(kind, ownerId, limit, cursor, caller.hidden());

@@ -3,11 +3,14 @@
 // validation. Requests use the input side of the schemas (what a client sends, before
 // trimming and other transforms); a part JSON Schema cannot express (a refinement, a
 // transform) is left open rather than failing the build. Responses come from
-// ./responses.ts and ./schemas.ts. Used by scripts/openapi.mjs and by the tests.
+// ./responses.ts and ./schemas.ts. Every request body, parameter and answer carries an
+// `example` (./examples.ts), which tools send or mock instead of values generated from the
+// patterns. Used by scripts/openapi.mjs and by the tests.
 import * as z from 'zod/mini';
 import pkg from '../../package.json';
 import { components } from './schemas';
 import { ROUTE_DOCS } from './responses';
+import { BODY_EXAMPLES, errorExample, exampleOf } from './examples';
 import { IDEMPOTENCY_KEY_PATTERN } from '../fields';
 import { SIM_TIMESTAMP_PATTERN, TOKEN_PATTERN, TRACEPARENT_PATTERN } from '../http/trace';
 
@@ -76,16 +79,18 @@ function errorResponses(route: DocRoute, extra: Record<number, string[]> = {}): 
   for (const status of [...byStatus.keys()].sort((a, b) => a - b)) {
     const codes = [...byStatus.get(status)!];
     const headers: Schema = { ...traceHeader };
-    if (codes.includes('UNAUTHORIZED')) headers['WWW-Authenticate'] = { schema: { type: 'string', const: 'Bearer' } };
-    if (codes.includes('TOO_MANY_ATTEMPTS')) headers['Retry-After'] = { schema: { type: 'integer' }, description: 'seconds' };
+    if (codes.includes('UNAUTHORIZED')) headers['WWW-Authenticate'] = { schema: { type: 'string', const: 'Bearer' }, example: 'Bearer' };
+    if (codes.includes('TOO_MANY_ATTEMPTS')) headers['Retry-After'] = { schema: { type: 'integer' }, description: 'seconds', example: 900 };
     out[String(status)] = {
       description: `${CODES[status] ?? 'Error'}: ${codes.join(', ')}`,
       headers,
-      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' }, example: errorExample(codes[0]!) } },
     };
   }
   return out;
 }
+
+const routeKey = (route: DocRoute) => `${route.method.toUpperCase()} ${route.path}`;
 
 function parameters(route: DocRoute): Schema[] {
   const out: Schema[] = [];
@@ -96,7 +101,7 @@ function parameters(route: DocRoute): Schema[] {
     for (const [name, prop] of Object.entries((s.properties as Record<string, Schema> | undefined) ?? {})) {
       // An integer parameter's default is written as the string the query would carry.
       const schema = prop.type === 'integer' && typeof prop.default === 'string' ? { ...prop, default: Number(prop.default) } : prop;
-      out.push({ name, in: where, required: where === 'path' || required.has(name), schema });
+      out.push({ name, in: where, required: where === 'path' || required.has(name), schema, example: exampleOf(schema, { components, owner: routeKey(route), at: name }) });
     }
   };
   from(route.spec.params, 'path');
@@ -107,7 +112,7 @@ function parameters(route: DocRoute): Schema[] {
 }
 
 function operation(route: DocRoute): Schema {
-  const key = `${route.method.toUpperCase()} ${route.path}`;
+  const key = routeKey(route);
   const doc = ROUTE_DOCS[key];
   if (!doc) throw new Error(`lib/openapi/responses.ts has no entry for "${key}"`);
   const success = doc.raw ?? {
@@ -115,21 +120,25 @@ function operation(route: DocRoute): Schema {
     properties: { success: { type: 'boolean', const: true }, ...doc.body },
     required: ['success', ...Object.keys(doc.body)],
   };
+  const content = { 'application/json': { schema: success, example: exampleOf(success, { components, owner: key }) } };
   const op: Schema = {
     operationId: route.name,
     tags: [(route.path.split('/')[1] || 'root').replace(/\.json$/, '')],
     summary: doc.summary,
     parameters: parameters(route),
     responses: {
-      [String(doc.status)]: { description: doc.status === 201 ? 'Created' : 'OK', headers: traceHeader, content: { 'application/json': { schema: success } } },
-      ...(doc.also ? { [String(doc.also.status)]: { description: `OK: ${doc.also.when}`, headers: traceHeader, content: { 'application/json': { schema: success } } } } : {}),
+      [String(doc.status)]: { description: doc.status === 201 ? 'Created' : 'OK', headers: traceHeader, content },
+      ...(doc.also ? { [String(doc.also.status)]: { description: `OK: ${doc.also.when}`, headers: traceHeader, content } } : {}),
       ...errorResponses(route, doc.errors),
     },
   };
   if (route.spec.body) {
+    const schema = jsonSchema(route.spec.body);
+    // The required fields, or a whole body where those alone are not a good request.
+    const example = key in BODY_EXAMPLES ? BODY_EXAMPLES[key] : exampleOf(schema, { components, owner: `${key} body`, requiredOnly: true });
     op.requestBody = {
       required: true,
-      content: { 'application/json': { schema: jsonSchema(route.spec.body) } },
+      content: { 'application/json': { schema, example } },
       description: 'JSON, at most 100 KiB. Text is trimmed before it is checked; lengths count Unicode code points. Unknown fields are refused.',
     };
   }
@@ -138,7 +147,7 @@ function operation(route: DocRoute): Schema {
 }
 
 const headerParam = (name: string, description: string, schema: Schema = { type: 'string', pattern: TOKEN_PATTERN }) =>
-  ({ name, in: 'header', required: false, description, schema });
+  ({ name, in: 'header', required: false, description, schema, example: exampleOf(schema, { components, owner: 'header', at: name }) });
 
 export function buildDocument(routes: DocRoute[]): Schema {
   const paths: Record<string, Record<string, Schema>> = {};
@@ -160,7 +169,7 @@ export function buildDocument(routes: DocRoute[]): Schema {
     components: {
       securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
       schemas: components,
-      headers: { XTraceId: { description: 'the trace id of the request: give it to GET /logs/trace/{traceId}', schema: { type: 'string' } } },
+      headers: { XTraceId: { description: 'the trace id of the request: give it to GET /logs/trace/{traceId}', schema: { type: 'string' }, example: exampleOf({ type: 'string' }, { components, owner: 'header', at: 'X-Trace-Id' }) } },
       parameters: {
         XTraceId: headerParam('X-Trace-Id', 'trace id of this request; default: the traceparent\'s, else a new one'),
         Traceparent: headerParam('traceparent', 'W3C trace context; its trace id is the request\'s unless X-Trace-Id is sent', { type: 'string', pattern: TRACEPARENT_PATTERN }),

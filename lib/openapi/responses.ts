@@ -85,7 +85,7 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'POST /posts/create': {
     summary: 'Create a post', status: 201, body: { message, post: ref('Post') } },
   'GET /posts/feed': {
-    summary: 'Home feed: posts of the caller and of the accounts the caller follows, newest first', status: 200, body: { posts: list('PostView'), pagination: ref('ListPagination') } },
+    summary: 'Home feed: posts of the caller and of the accounts the caller follows, newest first', status: 200, body: { posts: list('PostView'), pagination: ref('FeedPagination') } },
   'GET /posts/explore': {
     summary: 'Explore: posts of accounts the caller does not follow', status: 200, body: { posts: list('PostView'), pagination: ref('PagePagination') } },
   'GET /posts/{post_id}': {

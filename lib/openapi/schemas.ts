@@ -2,7 +2,8 @@
 // (seed-spec.md part 2) and the contract's additions. Requests are documented from the
 // handlers' own zod schemas; these describe responses only, so they are plain JSON Schema
 // and never validate anything.
-import { LIST_CURSOR_PATTERN } from '../fields';
+import { FEED_CURSOR_PATTERN, LIST_CURSOR_PATTERN } from '../fields';
+import { INSTANT_PATTERN } from '../comments/fields';
 
 type Schema = Record<string, unknown>;
 
@@ -150,13 +151,18 @@ export const components: Record<string, Schema> = {
     })],
   },
   PagePagination: obj({ currentPage: int, totalPages: int, totalPosts: int, hasNextPage: bool, hasPrevPage: bool }),
+  // Each list's cursor in the form its route emits and takes back as `cursor` (three forms).
   CursorPagination: obj({
     hasMore: bool,
-    nextCursor: { type: ['string', 'null'], format: 'date-time', description: 'createdAt of the last item returned; null when none was' },
+    nextCursor: { type: ['string', 'null'], format: 'date-time', pattern: INSTANT_PATTERN, description: 'createdAt of the last item returned; null when none was' },
   }),
   ListPagination: obj({
     hasMore: bool,
-    nextCursor: { type: ['string', 'null'], pattern: LIST_CURSOR_PATTERN, description: 'opaque; pass as `cursor` for the next page' },
+    nextCursor: { type: ['string', 'null'], pattern: LIST_CURSOR_PATTERN, description: 'opaque (`<17 digits of a time>.<id>`); pass as `cursor` for the next page; null on the last page' },
+  }),
+  FeedPagination: obj({
+    hasMore: bool,
+    nextCursor: { type: ['string', 'null'], pattern: FEED_CURSOR_PATTERN, description: 'opaque (the id of the last post of the page); pass as `cursor` for the next page; null on the last page' },
   }),
   Error: obj({
     success: { type: 'boolean', const: false },

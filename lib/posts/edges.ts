@@ -30,7 +30,7 @@ const absent = (key: { PK: string; SK: string }, error: () => NotFound | Forbidd
  */
 function blockChecks(c: EdgeContext, callerBlockForbids: boolean): TxItem[] {
   if (c.post.author === c.callerId) return [];
-  // An author hidden from everyone (lib/account/gone.ts) is, to the caller, one that blocked them.
+  // An author hidden from everyone (lib/users/gone.ts) is, to the caller, one that blocked them.
   const checks = [absent(keys.block(c.post.author, c.callerId), () => new NotFound('post')), absent(keys.gone(c.post.author), () => new NotFound('post'))];
   if (callerBlockForbids) checks.push(absent(keys.block(c.callerId, c.post.author), () => new Forbidden('You blocked the author of this post.')));
   return checks;

@@ -12,7 +12,7 @@ import { diffState } from '../audit/diff';
 import { cleanupJobItem } from '../cleanup/jobs';
 import { triggerCleanup } from '../cleanup/trigger';
 import type { TraceContext } from '../audit/context';
-import { homeEntry } from '../feed/fanout';
+import { homeEntry } from './home-entry';
 import type { PostItem } from './model';
 
 export interface NewPost {

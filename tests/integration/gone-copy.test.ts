@@ -1,6 +1,6 @@
 // The accounts hidden from everyone, as each instance holds them (lib/graph/hidden.ts goneIds):
 // the GONE partition is read whole once, then only its version while the version stays; every
-// transaction that puts or removes a GONE item moves the version (lib/account/gone.ts
+// transaction that puts or removes a GONE item moves the version (lib/users/gone.ts
 // goneChanged), so the next read of any instance is exact again. A table of its own, with its
 // change stream (the end of a deletion is the stream's): the GONE partition is table-wide state.
 import '../support/own-stream-table';

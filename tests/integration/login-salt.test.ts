@@ -9,13 +9,13 @@ import { makeUser, uniq } from '../support/factories';
 import { getItem } from '../support/db';
 import { db, TABLE } from '../../lib/db/client';
 import * as keys from '../../lib/keys';
-import { hashPassword, saltOf } from '../../lib/auth/password';
+import { hashPassword, saltOf } from '../../lib/users/password';
 import { handler as login } from '../../functions/auth/login';
 import { handler as password } from '../../functions/auth/password';
 import { handler as edit } from '../../functions/users/edit';
 import { saltClaim } from '../../lib/users/write';
 import { MAX_FAILURES } from '../../lib/auth/login-guard';
-// The module object itself, whose scrypt lib/auth/password.ts calls.
+// The module object itself, whose scrypt lib/users/password.ts calls.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const nodeCrypto: typeof import('node:crypto') = require('node:crypto');
 

@@ -18,7 +18,7 @@ const { db } = require('../../lib/db/client') as typeof import('../../lib/db/cli
 const { handler: password } = require('../../functions/auth/password') as typeof import('../../functions/auth/password');
 const { handler: deleteMe } = require('../../functions/users/delete') as typeof import('../../functions/users/delete');
 const { handler: me } = require('../../functions/users/me') as typeof import('../../functions/users/me');
-// The module object itself, whose scrypt lib/auth/password.ts calls.
+// The module object itself, whose scrypt lib/users/password.ts calls.
 const nodeCrypto = require('node:crypto') as typeof import('node:crypto');
 /* eslint-enable @typescript-eslint/no-require-imports */
 export {};

@@ -27,7 +27,7 @@ const whoAmI = (token: string) => call(me, 'GET /users/me', { token });
 const doRefresh = (refreshToken: string, headers: Record<string, string> = {}) => call(refresh, 'POST /auth/refresh', { body: { refreshToken }, headers });
 const sidOf = (token: string) => String(decodeJwt(token).sid);
 const sessionItem = (u: TestUser, sid: string) => getItem(keys.session(u.id, sid));
-// The module object itself (not an import namespace copy), whose scrypt lib/auth/password.ts calls.
+// The module object itself (not an import namespace copy), whose scrypt lib/users/password.ts calls.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const nodeCrypto: typeof import('node:crypto') = require('node:crypto');
 const list = (token: string) => call(sessions, 'GET /auth/sessions', { token });

@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { isHttpUrl, text, intParam } from '../../lib/fields';
 import { EMAIL_REGEX, usernameProblem } from '../../lib/users/fields';
 import { fold, nameWords, searchTerms } from '../../lib/users/search-terms';
-import { hashPassword, verifyPassword } from '../../lib/auth/password';
+import { hashPassword, verifyPassword } from '../../lib/users/password';
 
 describe('text fields', () => {
   const caption = text(1, 5);

@@ -1,6 +1,6 @@
-// The stored scrypt hash and the salt the claims carry (lib/auth/password.ts): what saltOf
+// The stored scrypt hash and the salt the claims carry (lib/users/password.ts): what saltOf
 // takes from a hash, and that a key derived from it matches only its own hash.
-import { DUMMY_HASH, deriveKey, hashPassword, keyMatches, saltOf, verifyPassword } from '../../lib/auth/password';
+import { DUMMY_HASH, deriveKey, hashPassword, keyMatches, saltOf, verifyPassword } from '../../lib/users/password';
 
 describe('saltOf', () => {
   it('takes the scheme, the parameters and the salt of a stored hash, never its key', async () => {
