@@ -3936,6 +3936,7 @@ export interface operations {
                      *       "data": {
                      *         "traceId": "trace-4bf92f3577b34da6",
                      *         "count": 1,
+                     *         "truncated": true,
                      *         "logs": [
                      *           {
                      *             "_id": "01JQ97B8C9D0E1F2G3H4J5K6MN",
@@ -4484,12 +4485,22 @@ export interface operations {
             /** @description Too many attempts: TOO_MANY_ATTEMPTS */
             429: {
                 headers: {
-                    /** @description seconds */
+                    /**
+                     * @description seconds
+                     * @example 900
+                     */
                     "Retry-After"?: number;
                     "X-Trace-Id": components["headers"]["XTraceId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Too many failed logins. Try again later.",
+                     *       "code": "TOO_MANY_ATTEMPTS"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };

@@ -111,6 +111,22 @@ function parameters(route: DocRoute): Schema[] {
   return out;
 }
 
+/**
+ * Rules of a body across its fields that a handler checks itself, stated for clients and
+ * validators here rather than as zod meta: meta travels in the function's bundle, and
+ * postsCreate is at its bytes budget (docs/OPERATIONS.md, "Bundle budget").
+ */
+const BODY_RULES: Record<string, Schema> = {
+  'POST /posts/create': {
+    description: 'Exactly one of image and media; image_public_id only with image.',
+    // An empty image_public_id is its default.
+    oneOf: [
+      { required: ['image'], not: { required: ['media'] } },
+      { required: ['media'], not: { required: ['image'] }, properties: { image_public_id: { const: '' } } },
+    ],
+  },
+};
+
 function operation(route: DocRoute): Schema {
   const key = routeKey(route);
   const doc = ROUTE_DOCS[key];
@@ -133,7 +149,7 @@ function operation(route: DocRoute): Schema {
     },
   };
   if (route.spec.body) {
-    const schema = jsonSchema(route.spec.body);
+    const schema = { ...jsonSchema(route.spec.body), ...BODY_RULES[key] };
     // The required fields, or a whole body where those alone are not a good request.
     const example = key in BODY_EXAMPLES ? BODY_EXAMPLES[key] : exampleOf(schema, { components, owner: `${key} body`, requiredOnly: true });
     op.requestBody = {
