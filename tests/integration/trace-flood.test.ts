@@ -1,6 +1,6 @@
 // Trace records written by others under a user's trace id (contract section 9): a refused
 // request keeps at most 4 KiB of its body, and reading one's own records costs the same
-// however many records others wrote under the trace id (docs/ARCHITECTURE.md, "Trace logs").
+// however many records others wrote under the trace id (docs/API.md, "Trace logs").
 // The request recorder is the benchmark's (scripts/bench/measure.mjs), installed before the modules load.
 export {}; // a module: its names are its own
 /* eslint-disable @typescript-eslint/no-require-imports */
