@@ -3,7 +3,7 @@
 // document client: what every function carries beyond the SDK is the cold-start cost of our
 // own stack. The OpenAPI function embeds the whole document and must cost no more than any
 // other function.
-import { build, type BuildOptions, type Plugin } from 'esbuild';
+import { build, stop, type BuildOptions, type Plugin } from 'esbuild';
 import { join } from 'node:path';
 import { ROOT, functionNames, referencedManifests } from '../../scripts/lib/manifests.mjs';
 import { readFileSync } from 'node:fs';
@@ -61,6 +61,11 @@ beforeAll(async () => {
   const files = handlerFiles();
   for (const name of functionNames()) sizes[name] = await size({ file: files[name] });
 }, 120_000);
+// esbuild's service process stays referenced while a build is pending: when the builds above
+// outlive their timeout (a loaded machine), they kept the jest worker alive after this file,
+// and jest force-exited it ("A worker process has failed to exit gracefully"). Stopping the
+// service ends them with the file.
+afterAll(() => stop());
 
 // The API reference page carries Swagger UI (gzipped) and nothing of the API's stack: it is
 // measured on its own below, and kept out of the budget of the API's functions.
