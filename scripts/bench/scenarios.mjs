@@ -114,7 +114,7 @@ export function scenarioContext(ds, { signToken, runTag, startSession, put, open
 
 // At DynamoDB's prices for the reads the contract allows (section 1: only reads of a secondary
 // index may trail a write; every read of the table itself is strongly consistent).
-const AUTH_RCU = 1; // the caller's user item (it says whether the token's session is live), a consistent GetItem of <= 4 KB
+const AUTH_RCU = 2; // the caller's user and session items (they say whether the token's session is live), 2 consistent GetItems of <= 4 KB
 const PAGE_RCU = 0.5; // one Query page of small edge items from a secondary index (eventually consistent: 0.5 per 4 KB)
 const TABLE_PAGE_RCU = 1; // one Query page of small items from the table itself (strongly consistent: 1 per 4 KB)
 const ITEM_RCU = 1; // one listed item of <= 4 KB, read from the table (strongly consistent)
