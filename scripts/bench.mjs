@@ -28,7 +28,7 @@ import { bundle, checkEsbuildSettings, discoverFunctions, routeParams, routeShap
 import { SCALES, buildDataset } from './bench/dataset.mjs';
 import { loadDataset, loaderClient } from './bench/loader.mjs';
 import { apiEvent, installDbMetrics, median, runScenario } from './bench/measure.mjs';
-import { scenarioContext, scenarioKey, scenarios } from './bench/scenarios.mjs';
+import { namedIn, scenarioContext, scenarioKey, scenarios } from './bench/scenarios.mjs';
 import { bundleTable, checks, endpointTable, markdownTables } from './bench/report.mjs';
 import { benchFeed, feedTable } from './bench/feed.mjs';
 import { benchNotifications, notificationsTable } from './bench/notifications.mjs';
@@ -137,6 +137,8 @@ try {
 
   const result = { scales: [], bundles: {}, baseline: undefined };
   const initEvents = new Map();
+  // What the cold-start requests noted so far name, kept until another is noted.
+  let named = { n: -1, set: new Set() };
 
   // Cold starts: every bundle (and the baseline) in fresh Node processes, serving the requests
   // noted on the first data set, while it is loaded (called once, from the scale loop).
@@ -236,6 +238,13 @@ try {
     const put = (item) => sessions.send(new PutCommand({ TableName: TABLE, Item: item }));
     const ctx = scenarioContext(ds, {
       signToken: lib.signToken, runTag, startSession, keys: lib.keys, newId: lib.newId, put,
+      // What the cold-start requests noted so far name: the late scenarios' cold requests take
+      // nothing of it (scenarios.mjs inUse).
+      referenced: () => {
+        const n = [...initEvents.values()].reduce((sum, events) => sum + events.length, 0);
+        if (n !== named.n) named = { n, set: new Set([...initEvents.values()].flat().flatMap(namedIn)) };
+        return named.set;
+      },
       // A new user (no edges, no content) suspended as a moderator's resolution suspends
       // (lib/account/suspend.ts): the unsuspend scenario's target.
       suspendFresh: async () => {

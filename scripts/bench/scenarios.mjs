@@ -20,7 +20,7 @@ import { PASSWORD } from './dataset.mjs';
 const mod = (a, n) => ((a % n) + n) % n;
 
 /** Helpers over one loaded data set, shared by the scenarios of a scale. */
-export function scenarioContext(ds, { signToken, runTag, startSession, put, openReports, suspendFresh, keys, newId }) {
+export function scenarioContext(ds, { signToken, runTag, startSession, put, openReports, suspendFresh, keys, newId, referenced = () => new Set() }) {
   const tokens = new Map();
   const claimed = new Set();
   const gonePosts = new Set();
@@ -80,6 +80,31 @@ export function scenarioContext(ds, { signToken, runTag, startSession, put, open
     /** User i, or the next one whose account is not deleted. */
     liveUser(i) {
       for (let t = 0; ; t++) if (!goneUsers.has(mod(i + t, ds.N))) return mod(i + t, ds.N);
+    },
+    /**
+     * Whether a cold-start request noted so far names user i (its caller, or an id or username in
+     * its path or body), or one of the given post or comment ids. A cold request that ends
+     * sessions, deletes or blocks takes only what no other cold request names: its rounds run
+     * between theirs, and a target taken away answered them 404 or 401 (1 or 2 of 15 runs of 14
+     * functions before).
+     */
+    inUse(i, ...ids) {
+      const seen = referenced();
+      const u = i === undefined ? undefined : ds.users[mod(i, ds.N)];
+      return (u !== undefined && (seen.has(u.id) || seen.has(u.username))) || ids.some((id) => seen.has(id));
+    },
+    /** Whether user i wrote a post or comment that a cold request names. */
+    authorInUse(i) {
+      const seen = referenced();
+      return ds.posts.some((p) => (p.author === i && seen.has(p.id)) || p.comments.some((c) => c.author === i && seen.has(c.id)));
+    },
+    /** User i, or the next one whose account is not deleted and whom no cold request names. */
+    freeUser(i) {
+      for (let t = 0; t < ds.N; t++) {
+        const c = mod(i + t, ds.N);
+        if (!goneUsers.has(c) && !ctx.inUse(c)) return c;
+      }
+      throw new Error('no user left that no cold request names');
     },
     blockedEitherWay: (a, b) => ds.blockedEitherWay(a, b) || newBlocks.has(`${a}:${b}`) || newBlocks.has(`${b}:${a}`),
     noteBlock: (a, b) => { newBlocks.add(`${a}:${b}`); madeBlocks.push([a, b]); },
@@ -151,6 +176,21 @@ const postsOf = (form) => async (ctx, k) => {
 /** The login's refusals: a known account with a wrong password, and an identifier no account holds. */
 export const LOGIN_WRONG = 'wrong password';
 export const LOGIN_UNKNOWN = 'unknown identifier';
+
+/** The ids and usernames a request event names: its token's user, its path parameters, its body's strings. */
+export function namedIn(event) {
+  const out = [];
+  const token = event.headers?.authorization?.split(' ')[1];
+  if (token) {
+    try { out.push(JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8')).sub); } catch { /* not a JWT */ }
+  }
+  out.push(...Object.values(event.pathParameters ?? {}));
+  if (event.body) {
+    const walk = (v) => (typeof v === 'string' ? out.push(v) : v && typeof v === 'object' ? Object.values(v).forEach(walk) : undefined);
+    try { walk(JSON.parse(event.body)); } catch { /* not JSON */ }
+  }
+  return out.filter((x) => typeof x === 'string');
+}
 
 export const scenarioKey = (s) => (s.variant ? `${s.route} (${s.variant})` : s.route);
 
@@ -376,7 +416,7 @@ export const scenarios = [
       const { ds } = ctx;
       const c = mod(k * 7 + 6, ctx.N);
       const t = ctx.first(ctx.N, (j) => mod(c + ds.scale.follows + 3 + j, ctx.N),
-        (x) => x !== c && !ds.follows(c, x) && !ds.follows(x, c) && !ctx.blockedEitherWay(c, x), (x) => `graph:${Math.min(c, x)}:${Math.max(c, x)}`);
+        (x) => x !== c && !ds.follows(c, x) && !ds.follows(x, c) && !ctx.blockedEitherWay(c, x) && !ctx.inUse(x), (x) => `graph:${Math.min(c, x)}:${Math.max(c, x)}`);
       ctx.noteBlock(c, t);
       return { ...(await bearer(ctx, c)), params: { identifier: ctx.user(t).username } };
     },
@@ -518,7 +558,7 @@ export const scenarios = [
   // started are deleted with it.
   {
     route: 'POST /auth/password', kind: 'write', late: true,
-    request: async (ctx, k) => ({ ...(await bearer(ctx, ctx.liveUser(k * 7 + 5))), body: { currentPassword: PASSWORD, newPassword: PASSWORD } }),
+    request: async (ctx, k) => ({ ...(await bearer(ctx, ctx.freeUser(k * 7 + 5))), body: { currentPassword: PASSWORD, newPassword: PASSWORD } }),
   },
 
   // Deletions last: they take data away from the scenarios above.
@@ -527,7 +567,8 @@ export const scenarios = [
     request: async (ctx, k) => {
       const P = ctx.ds.posts.length;
       const p = ctx.first(P, (t) => ctx.ds.posts[mod(P - 1 - 2 * k - t, P)],
-        (x) => !ctx.gonePosts.has(x.index) && !ctx.goneUsers.has(x.author) && liveTop(ctx, x).length > 0 && !ctx.goneUsers.has(liveTop(ctx, x)[0].author),
+        (x) => !ctx.gonePosts.has(x.index) && !ctx.goneUsers.has(x.author) && liveTop(ctx, x).length > 0 && !ctx.goneUsers.has(liveTop(ctx, x)[0].author)
+          && !ctx.inUse(undefined, x.id, liveTop(ctx, x)[0].id),
         (x) => `dcomment-post:${x.index}`);
       const c = liveTop(ctx, p)[0];
       ctx.goneComments.add(c.id);
@@ -538,7 +579,7 @@ export const scenarios = [
     route: 'DELETE /posts/{post_id}', kind: 'write', late: true,
     request: async (ctx, k) => {
       const P = ctx.ds.posts.length;
-      const p = ctx.first(P, (t) => ctx.ds.posts[mod(Math.floor(P / 2) + 3 * k + t, P)], (x) => !ctx.gonePosts.has(x.index) && !ctx.goneUsers.has(x.author), (x) => `dpost:${x.index}`);
+      const p = ctx.first(P, (t) => ctx.ds.posts[mod(Math.floor(P / 2) + 3 * k + t, P)], (x) => !ctx.gonePosts.has(x.index) && !ctx.goneUsers.has(x.author) && !ctx.inUse(undefined, x.id, ...x.comments.map((c) => c.id)), (x) => `dpost:${x.index}`);
       ctx.gonePosts.add(p.index);
       return { ...(await bearer(ctx, p.author)), params: { post_id: p.id } };
     },
@@ -547,7 +588,8 @@ export const scenarios = [
     // Last of all: a deleted account (its cleanup runs after the answer) leaves the data set.
     route: 'DELETE /users/me', kind: 'write', warmup: 10, late: true,
     request: async (ctx, k) => {
-      const c = ctx.first(ctx.N, (t) => mod(ctx.N - 1 - k - t, ctx.N), () => true, (x) => `delete-account:${x}`);
+      // Nor the author of a post or comment a cold request names: the deletion takes them too.
+      const c = ctx.first(ctx.N, (t) => mod(ctx.N - 1 - k - t, ctx.N), (x) => !ctx.inUse(x) && !ctx.authorInUse(x), (x) => `delete-account:${x}`);
       ctx.goneUsers.add(c);
       return { ...(await bearer(ctx, c)), body: { password: PASSWORD } };
     },
