@@ -4,8 +4,8 @@
 // and body, under the same lock (an unknown identifier has a guard of its own, keyed by it:
 // lib/auth/login-guard.ts), after the same work: one read of the claim, then the scrypt
 // computation (with the dummy hash's salt when no account holds the identifier) beside the
-// lock's admission, then the failure's bookkeeping. The one read only a known account makes
-// before its verdict (its user item) is sent beside the admission, in the same round trip. Its
+// lock's admission, then the failure's bookkeeping; and the read of a user item (an id never
+// issued when no account holds the identifier), beside the admission. A known account's
 // edge lists, which the answer embeds, are read only once the password is right, beside the
 // session's write: read beside the hash, they made a wrong password wait for two more round
 // trips whenever the reads were slower than scrypt (29 ms apart on a loaded machine).
@@ -25,6 +25,9 @@ import { ownEdgesSeen } from '../graph/hidden';
 import { DUMMY_HASH, deriveKey, keyMatches, saltOf, verifyPassword } from '../users/password';
 import { issue, newSession, sessionPut, type Issued } from './sessions';
 import { admit, failed, release } from './login-guard';
+
+/** An id no account has (ids are ULIDs of their creation time, never the epoch's). */
+const NO_USER = '00000000000000000000000000';
 
 export interface LoginInput {
   /** A username or an e-mail address, lower case. */
@@ -58,7 +61,9 @@ export async function login(input: LoginInput, ctx: LoginContext): Promise<Issue
   const check = async () => {
     // Admitted by the login lock beside the reads and the hash, before its verdict is told.
     const [[user, attempt], key] = await allSettled([
-      allSettled([userId ? getUser(userId) : undefined, admit(userId ? { userId } : { claim }, ctx.sourceIp)]),
+      // An identifier no account holds reads the item of an id never issued: both refusals send
+      // the same requests, as both hash (DUMMY_HASH).
+      allSettled([getUser(userId ?? NO_USER).then((u) => (userId ? u : undefined)), admit(userId ? { userId } : { claim }, ctx.sourceIp)]),
       early,
     ]);
     // Unknown account or wrong password: the same scrypt work, the same answer, the same
