@@ -1,7 +1,7 @@
 // Processing (contract section 12): an image uploaded through the local storage reaches the
 // processing handler by the storage's own ObjectCreated event; the media becomes ready with
 // its variants, orientation applied and every metadata field gone, or rejected with a reason.
-import { deflateSync, crc32 } from 'node:zlib';
+import { pngHeaderOnly } from '../support/png';
 import sharp from 'sharp';
 import { call } from '../support/invoke';
 import { makeUser, type TestUser } from '../support/factories';
@@ -25,23 +25,6 @@ const download = async (url: string) => {
   return Buffer.from(await res.arrayBuffer());
 };
 const hasGps = (exif: Buffer) => exif.includes(Buffer.from([0x88, 0x25])) || exif.includes(Buffer.from([0x25, 0x88]));
-
-/** A PNG whose header claims `width` x `height` and whose pixel data is a few bytes: a decompression bomb's shape. */
-function pngHeaderOnly(width: number, height: number): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-    const len = Buffer.alloc(4); len.writeUInt32BE(data.length);
-    const crc = Buffer.alloc(4); crc.writeUInt32BE(crc32(body) >>> 0);
-    return Buffer.concat([len, body, crc]);
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0); ihdr.writeUInt32BE(height, 4);
-  ihdr[8] = 8; ihdr[9] = 2; // 8-bit RGB
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', ihdr), chunk('IDAT', deflateSync(Buffer.alloc(1024))), chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
 
 it('makes a ready media from a JPEG: orientation applied, metadata gone from every image, variants never enlarged', async () => {
   // 1600 x 1000 stored, EXIF orientation 6: shown 1000 wide, 1600 high; red on top, blue below.

@@ -1,6 +1,6 @@
 // At most two images decoded at once per process (contract section 12): lib/media/slots.ts
 // and render's use of it (lib/media/render.ts). Deterministic: tasks end when the test says.
-import { deflateSync, crc32 } from 'node:zlib';
+import { pngHeaderOnly } from '../support/png';
 import sharp from 'sharp';
 import { Slots } from '../../lib/media/slots';
 import { decodeSlots, MAX_DECODES, REASONS, render } from '../../lib/media/render';
@@ -71,15 +71,7 @@ it('render decodes at most two images at once: a third waits for a slot', async 
 
 it('refuses an image over 50 megapixels from its header, without taking a decode slot', async () => {
   // A PNG whose header says 20,000 x 20,000 (400 megapixels) in about 1 KB.
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-    const len = Buffer.alloc(4); len.writeUInt32BE(data.length);
-    const crc = Buffer.alloc(4); crc.writeUInt32BE(crc32(body) >>> 0);
-    return Buffer.concat([len, body, crc]);
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(20_000, 0); ihdr.writeUInt32BE(20_000, 4); ihdr[8] = 8; ihdr[9] = 2;
-  const bomb = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(Buffer.alloc(1024))), chunk('IEND', Buffer.alloc(0))]);
+  const bomb = pngHeaderOnly(20_000, 20_000);
   // Both slots busy: a render that tried to decode would wait for ever.
   const [a, b] = [held(), held()];
   const holders = [decodeSlots.run(a.run), decodeSlots.run(b.run)];
