@@ -62,9 +62,11 @@ describe('DELETE /users/me of a busy account', () => {
     stream = await streamFromNow();
     expect((await call(deleteMe, 'DELETE /users/me', { token: u.token, body: { password: u.password } })).status).toBe(200);
     // The 60 seconds of the contract are held to by the ordinary account's test; this one proves
-    // the bounded steps end with nothing left (it prints how long they took here; on a quiet
-    // machine 40 to 60 s; 170 s beside the npm start test on 2 busy cores).
-    await cleanedUp(u.id, 300_000);
+    // the bounded steps end with nothing left, and its wait is a bound on liveness, not a claim
+    // on speed (the bench shows speed). Each step waits for the stream to deliver its own
+    // changes' records first, so the time is DynamoDB Local's stream throughput: 40 to 60 s on
+    // a quiet machine once, 207 to 284 s on the 2 cores of 2026-11-29 with code old and new.
+    await cleanedUp(u.id, 600_000);
     const likesCounts = new Set<number>();
     for (let i = 0; i < postIds.length; i += 100) {
       const found = await batchGet(postIds.slice(i, i + 100).map((id) => keys.post(id)), { projection: 'likesCount' });
@@ -78,5 +80,5 @@ describe('DELETE /users/me of a busy account', () => {
       for (const f of found.values()) followingCounts.add(Number((f as { followingCount: number }).followingCount));
     }
     expect([...followingCounts]).toEqual([0]);
-  }, 420_000);
+  }, 720_000);
 });
