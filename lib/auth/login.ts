@@ -58,36 +58,32 @@ export async function login(input: LoginInput, ctx: LoginContext): Promise<Issue
   const seenSalt = res.Item?.salt;
   const salt = userId ? saltOf(seenSalt) : saltOf(DUMMY_HASH);
   const early = salt ? deriveKey(input.password, salt).catch(() => undefined) : undefined;
-  const check = async () => {
-    // Admitted by the login lock beside the reads and the hash, before its verdict is told.
-    const [[user, attempt], key] = await allSettled([
-      // An identifier no account holds reads the item of an id never issued: both refusals send
-      // the same requests, as both hash (DUMMY_HASH).
-      allSettled([getUser(userId ?? NO_USER).then((u) => (userId ? u : undefined)), admit(userId ? { userId } : { claim }, ctx.sourceIp)]),
-      early,
-    ]);
-    // Unknown account or wrong password: the same scrypt work, the same answer, the same
-    // bookkeeping. The early key serves only a hash of the salt it was derived with.
-    const stored = user?.passwordHash ?? DUMMY_HASH;
-    const valid = key !== undefined && saltOf(stored) === salt ? keyMatches(key, stored) : await verifyPassword(input.password, stored);
-    if (!user || !valid) {
-      await failed(attempt);
-      throw new InvalidCredentials();
-    }
-    // An account deleted since its claim was read is no account: as unknown, the mark withdrawn
-    // (its partition is being swept; a session written there would be refused anyway).
-    if (user.deletedAt) {
-      await release(attempt);
-      throw new InvalidCredentials();
-    }
-    // Told only to whoever knows the password (contract section 15: suspended until unsuspended).
-    if (user.suspendedAt) {
-      await release(attempt);
-      throw new Forbidden('This account is suspended.');
-    }
-    return { user, attempt };
-  };
-  const { user, attempt } = await check();
+  // Admitted by the login lock beside the reads and the hash, before its verdict is told.
+  const [[user, attempt], key] = await allSettled([
+    // An identifier no account holds reads the item of an id never issued: both refusals send
+    // the same requests, as both hash (DUMMY_HASH).
+    allSettled([getUser(userId ?? NO_USER).then((u) => (userId ? u : undefined)), admit(userId ? { userId } : { claim }, ctx.sourceIp)]),
+    early,
+  ]);
+  // Unknown account or wrong password: the same scrypt work, the same answer, the same
+  // bookkeeping. The early key serves only a hash of the salt it was derived with.
+  const stored = user?.passwordHash ?? DUMMY_HASH;
+  const valid = key !== undefined && saltOf(stored) === salt ? keyMatches(key, stored) : await verifyPassword(input.password, stored);
+  if (!user || !valid) {
+    await failed(attempt);
+    throw new InvalidCredentials();
+  }
+  // An account deleted since its claim was read is no account: as unknown, the mark withdrawn
+  // (its partition is being swept; a session written there would be refused anyway).
+  if (user.deletedAt) {
+    await release(attempt);
+    throw new InvalidCredentials();
+  }
+  // Told only to whoever knows the password (contract section 15: suspended until unsuspended).
+  if (user.suspendedAt) {
+    await release(attempt);
+    throw new Forbidden('This account is suspended.');
+  }
   const session = newSession(user, ctx.userAgent);
   const [edges] = await allSettled([
     ownEdgesSeen(user.id, EMBED_LIMIT.single),

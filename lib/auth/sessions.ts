@@ -30,7 +30,7 @@ import { batchWrite } from '../db/batch';
 import { ConditionFailed, transact, type TxItem } from '../db/transact';
 import * as keys from '../keys';
 import { SESSION_PREFIX } from '../keys';
-import { isId, newSecretId } from '../ids';
+import { newSecretId } from '../ids';
 import { config } from '../config';
 import { Unauthorized, type ApiError } from '../errors';
 import { logItem, writeLog, type LogEntry } from '../audit/records';
