@@ -62,8 +62,11 @@ describe('billOf', () => {
   it('charges the CDN for the images a route shows, by variant', () => {
     const feed = { scales: [{ name: '1x', endpoints: { 'GET /posts/feed': row({ p50Ms: 20, rcu: 56 }) } }] };
     const bill10 = billOf(feed, mixOf([{ route: 'GET /posts/feed', perDay: 1, images: { '1080': 10 } }]), PRICES, deployed);
-    // 30,000 pages x 10 images x 150 KiB = 42.9 GiB at $0.085, and 300,000 requests at $0.01 per 10,000.
-    expect(bill10.byService['1k'].CloudFront).toBeCloseTo((300_000 * 150 * 1024 / 1024 ** 3) * 0.085 + 0.3, 1);
+    // 30,000 pages x 10 images x the mix's 1080 bytes (0.91 x 150 KiB: 39.1 GiB) at $0.085, and
+    // 300,000 requests at $0.01 per 10,000.
+    const bytes1080 = USAGE_MIX.assumptions.imageBytes.value['1080'];
+    expect(bytes1080).toBeCloseTo(0.91 * 150 * 1024, 0);
+    expect(bill10.byService['1k'].CloudFront).toBeCloseTo((300_000 * bytes1080 / 1024 ** 3) * 0.085 + 0.3, 1);
     const none = billOf(feed, mixOf([{ route: 'GET /posts/feed', perDay: 1 }]), PRICES, deployed);
     expect(none.byService['1k'].CloudFront).toBe(0);
   });
@@ -111,5 +114,15 @@ describe('what the bill reads from the deployment', () => {
     expect((seven - none) % 7).toBe(0);
     expect((seven - none) / 7).toBeGreaterThan(200);
     expect(none).toBeGreaterThan(logBytesPerRequest(0, ''));
+  });
+
+  it('bills db_call lines for the deployed stages\' share of requests only (LOG_DB_CALLS)', () => {
+    expect(deployed.dbCallLogShare).toBe(0.05);
+    const result = { scales: [{ endpoints: { 'GET /posts/{post_id}': { status: 'ok', p50Ms: 10, rcu: 2, wcu: 0, dbCalls: 20 } } }] };
+    const logs = (share: number) => billOf(result, mixOf([{ route: 'GET /posts/{post_id}', perDay: 1 }], { '1M': 1_000_000 }), PRICES, { ...deployed, dbCallLogShare: share }).byService['1M']['CloudWatch Logs'];
+    const perLine = logBytesPerRequest(1, deployed.accessLogFormat) - logBytesPerRequest(0, deployed.accessLogFormat);
+    // 30 million requests a month: at 5% of them, 1 db_call line each on average instead of 20.
+    expect(logs(1) - logs(0.05)).toBeCloseTo(((30_000_000 * 19 * perLine) / 1024 ** 3) * (PRICES.cloudwatchLogs.ingestionPerGb + USAGE_MIX.assumptions.logCompression.value * PRICES.cloudwatchLogs.storagePerGbMonth), 0);
+    expect(logs(0.05)).toBeLessThan(logs(1));
   });
 });
