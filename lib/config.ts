@@ -28,16 +28,8 @@ export class EnvReader {
     return this.optional(name, true) ?? fallback;
   }
 
-  /** One of `values`, or `fallback` when unset. */
-  oneOf<T extends string>(name: string, values: readonly T[], fallback: T): T {
-    const v = this.env[name];
-    if (v === undefined) return fallback;
-    if (!(values as readonly unknown[]).includes(v)) this.bad.push(name);
-    return v as T;
-  }
-
-  /** A finite number above `min` (or from it, `inclusive`), a safe integer if `int`; `fallback` when unset. */
-  number(name: string, fallback: number, rule: { int?: boolean; min: number; inclusive?: boolean }): number {
+  /** A finite number above `min` (or from it, `inclusive`) and at most `max`, a safe integer if `int`; `fallback` when unset. */
+  number(name: string, fallback: number, rule: { int?: boolean; min: number; inclusive?: boolean; max?: number }): number {
     const v = this.env[name];
     if (v === undefined) return fallback;
     const n = Number(v);
@@ -49,6 +41,7 @@ export class EnvReader {
     // An integer out of the safe range is a problem of its own, and the bound is still checked (zod names it twice).
     if (rule.int && !Number.isSafeInteger(n)) this.bad.push(name);
     if (rule.inclusive ? !(n >= rule.min) : !(n > rule.min)) this.bad.push(name);
+    if (rule.max !== undefined && n > rule.max) this.bad.push(name);
     return n;
   }
 }
@@ -82,8 +75,9 @@ export function readEnv(env: NodeJS.ProcessEnv) {
     MEDIA_BUCKET: r.optional('MEDIA_BUCKET'),
     MEDIA_PUBLIC_URL: r.optional('MEDIA_PUBLIC_URL'),
     S3_ENDPOINT: r.optional('S3_ENDPOINT'),
-    // One log line per DynamoDB call, with the request's trace id (deployed stages: serverless.yml).
-    LOG_DB_CALLS: r.oneOf('LOG_DB_CALLS', ['0', '1'], '0'),
+    // The share of requests whose DynamoDB calls are logged, one line each with the request's
+    // trace id (lib/db/metrics.ts; deployed stages: 0.05, serverless.yml); failed calls always.
+    LOG_DB_CALLS: r.number('LOG_DB_CALLS', 0, { min: 0, inclusive: true, max: 1 }),
   };
   if (r.bad.length) throw new Error(`Invalid configuration: ${r.bad.join(', ')}`);
   return e;
@@ -104,8 +98,8 @@ export interface Config {
   /** Authors with more followers than this are read into their followers' feeds, not copied (contract section 11). */
   fanoutMaxFollowers: number;
   media: MediaConfig;
-  /** Log every DynamoDB call (command, table, index, time, capacity) under the request's trace id. */
-  logDbCalls: boolean;
+  /** The share of requests whose DynamoDB calls are logged (command, table, index, time, capacity) under their trace id; 0: none. */
+  logDbCalls: number;
 }
 
 /** Where the token signing keys come from (lib/auth/keys.ts): exactly one of parameter and inline. */
@@ -149,7 +143,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     region: e.AWS_REGION,
     fanoutMaxFollowers: e.FANOUT_MAX_FOLLOWERS,
     media: mediaConfig(e.MEDIA_BUCKET, e.MEDIA_PUBLIC_URL, e.S3_ENDPOINT, isLocal),
-    logDbCalls: e.LOG_DB_CALLS === '1',
+    logDbCalls: e.LOG_DB_CALLS,
   };
 }
 

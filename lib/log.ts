@@ -15,6 +15,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 
 interface LogScope {
   traceId?: string;
+  /** Whether this invocation's sampled lines are written (sampled(), drawn at its first). */
+  sampled?: boolean;
 }
 
 const scopes = new AsyncLocalStorage<LogScope>();
@@ -45,6 +47,17 @@ export async function withLogScope<T>(fn: () => Promise<T>): Promise<T> {
 export function setLogTrace(traceId: string | undefined): void {
   const scope = current();
   if (scope) scope.traceId = traceId;
+}
+
+/**
+ * Whether the current invocation writes its sampled lines: drawn once per invocation with
+ * probability `rate`, so a sampled request's lines are all there; outside any invocation, per
+ * line.
+ */
+export function sampled(rate: number): boolean {
+  const scope = current();
+  if (!scope) return Math.random() < rate;
+  return (scope.sampled ??= Math.random() < rate);
 }
 
 /**

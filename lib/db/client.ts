@@ -36,5 +36,6 @@ export const TABLE = config.tableName;
  */
 const hook = (globalThis as Record<symbol, unknown>)[Symbol.for('aperture.dbClient')];
 if (typeof hook === 'function') hook(dynamo);
-// Every call logged under the request's trace id (deployed stages; lib/db/metrics.ts).
-if (config.logDbCalls) logCalls(dynamo, logger.info);
+// The calls of a share of requests, and every failed call, logged under the request's trace id
+// (deployed stages; lib/db/metrics.ts).
+if (config.logDbCalls > 0) logCalls(dynamo, logger.info, config.logDbCalls);

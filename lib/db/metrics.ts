@@ -2,6 +2,7 @@
 // benchmark's recorder of every request is not here: scripts/bench/measure.mjs installs it
 // from outside the bundle (lib/db/client.ts calls it back), so no deployed function carries it.
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { sampled } from '../log';
 
 /** Before the document client marshals: ask every command for its consumed capacity. */
 function askCapacity(client: DynamoDBClient, name: string): void {
@@ -12,14 +13,17 @@ function askCapacity(client: DynamoDBClient, name: string): void {
 }
 
 /**
- * One log line per DynamoDB call (LOG_DB_CALLS=1, every deployed stage): command, table, index,
- * milliseconds, consumed capacity and the error, if any, under the trace id of the request
- * being served (lib/log.ts). HTTP APIs carry no X-Ray and the SDK's X-Ray instrumentation would
- * cost every bundle 124 KB: these lines are how one request is followed from the API's access
- * log (its requestId) and its X-Trace-Id to every DynamoDB call it made (docs/OPERATIONS.md,
- * "Tracing").
+ * One log line per DynamoDB call of a sampled request (LOG_DB_CALLS, the share of requests;
+ * 0.05 on deployed stages), and of every failed call: command, table, index, milliseconds,
+ * consumed capacity and the error, if any, under the trace id of the request being served
+ * (lib/log.ts). HTTP APIs carry no X-Ray and the SDK's X-Ray instrumentation would cost every
+ * bundle 124 KB: these lines are how one request is followed from the API's access log (its
+ * requestId) and its X-Trace-Id to every DynamoDB call it made (docs/OPERATIONS.md,
+ * "Tracing"). Every request's lines were a third of the log bill at 1.0 (docs/PERFORMANCE.md,
+ * "What it costs"): a sampled request keeps all of its lines, so one request can still be
+ * followed whole, and a failure is never left out.
  */
-export function logCalls(client: DynamoDBClient, log: (event: string, fields: Record<string, unknown>) => void): void {
+export function logCalls(client: DynamoDBClient, log: (event: string, fields: Record<string, unknown>) => void, rate = 1): void {
   askCapacity(client, 'apertureLogCapacity');
   client.middlewareStack.add((next, context) => async (args) => {
     const input = args.input as { TableName?: string; IndexName?: string };
@@ -34,7 +38,7 @@ export function logCalls(client: DynamoDBClient, log: (event: string, fields: Re
       error = (err as Error).name;
       throw err;
     } finally {
-      log('db_call', {
+      if (error || sampled(rate)) log('db_call', {
         command: String(context.commandName ?? 'unknown'),
         table: input.TableName, index: input.IndexName,
         ms: Math.round((performance.now() - start) * 10) / 10,

@@ -17,10 +17,15 @@ const repoRoot = () => fileURLToPath(new URL('../..', import.meta.url));
 /** A route's shape without its variant and parameter names: `POST /users/follow/{}`. */
 const shapeOf = (key) => key.replace(/ \(.*\)$/, '').replace(/\{[^}]*\}/g, '{}');
 
-/** What the bill reads from the deployment's settings: the functions' memory, the API's access log format. */
+/**
+ * What the bill reads from the deployment's settings: the functions' memory, the API's access
+ * log format, and the share of requests whose DynamoDB calls are logged (the deployed stages'
+ * LOG_DB_CALLS: the last `logDbCalls` default of serverless.yml's params, the `default` stage's).
+ */
 export function deployment(dir = repoRoot()) {
   const yml = readFileSync(join(dir, 'serverless.yml'), 'utf8');
-  return { memory: functionMemory(dir), accessLogFormat: /^\s+format: '(.*)'$/m.exec(yml)?.[1] ?? '' };
+  const shares = [...yml.matchAll(/^\s+logDbCalls: \$\{env:LOG_DB_CALLS, '([\d.]+)'\}/gm)].map((m) => Number(m[1]));
+  return { memory: functionMemory(dir), accessLogFormat: /^\s+format: '(.*)'$/m.exec(yml)?.[1] ?? '', dbCallLogShare: shares.at(-1) ?? 1 };
 }
 
 /**
@@ -50,9 +55,10 @@ export function functionMemory(dir = repoRoot()) {
 /**
  * The bytes one HTTP request writes to CloudWatch Logs on a deployed stage, from the lines the
  * code and the platform write, filled with typical values: Lambda's START, END and REPORT (with
- * X-Ray's line), our `request` line (lib/http/request-log.ts), one `db_call` line per DynamoDB
- * request (LOG_DB_CALLS=1, lib/db/metrics.ts), and the HTTP API's access log line in
- * serverless.yml's format. Each event also meters `bytesPerEventOverhead`.
+ * X-Ray's line), our `request` line (lib/http/request-log.ts), `dbCalls` `db_call` lines (one per
+ * DynamoDB request of a logged request: LOG_DB_CALLS, lib/db/metrics.ts; a fraction is the
+ * expected count at a sampling share), and the HTTP API's access log line in serverless.yml's
+ * format. Each event also meters `bytesPerEventOverhead`.
  */
 export function logBytesPerRequest(dbCalls, accessLogFormat, overhead = PRICES.cloudwatchLogs.bytesPerEventOverhead) {
   const uuid = '8f5e1a2b-3c4d-4e5f-8a9b-0c1d2e3f4a5b';
@@ -66,8 +72,8 @@ export function logBytesPerRequest(dbCalls, accessLogFormat, overhead = PRICES.c
   const request = JSON.stringify({ ...common, event: 'request', route: 'GET /users/{identifier}', status: 200, apiRequestId: 'C7xYzAbCdEfGhIj=', lambdaRequestId: uuid });
   const dbCall = JSON.stringify({ ...common, event: 'db_call', command: 'QueryCommand', table: 'aperture-prod', index: 'GSI1', ms: 4.2, consumed: { TableName: 'aperture-prod', CapacityUnits: 2.5 } });
   const accessLine = accessLogFormat.replace(/\$context\.[a-zA-Z.]+/g, (m) => (/Latency|status|Status|Length/.test(m) ? '23' : /Error|error/.test(m) ? '-' : /requestTime/.test(m) ? '29/Nov/2026:08:52:30 +0000' : 'C7xYzAbCdEfGhIj='));
-  const lines = [...platform, request, accessLine, ...Array.from({ length: Math.ceil(dbCalls) }, () => dbCall)];
-  return lines.reduce((n, l) => n + Buffer.byteLength(l) + 1 + overhead, 0);
+  const bytes = (l) => Buffer.byteLength(l) + 1 + overhead;
+  return [...platform, request, accessLine].reduce((n, l) => n + bytes(l), 0) + dbCalls * bytes(dbCall);
 }
 
 /** The rows a route is billed with: its units from the largest scale, its time the lower p50 over scales (see below). */
@@ -98,7 +104,7 @@ const round = (n) => Math.round(n * 100) / 100;
  * Returns { mix, perMonth: { '100k', '1M' }, byService: { '100k': { DynamoDB, ... } }, byRoute:
  * { '100k': { route: total } }, top: { '100k': [{ route, service, cost }] }, missing, notes }.
  */
-export function billOf(result, mix = USAGE_MIX, prices = PRICES, { memory, accessLogFormat } = deployment()) {
+export function billOf(result, mix = USAGE_MIX, prices = PRICES, { memory, accessLogFormat, dbCallLogShare = 1 } = deployment()) {
   const a = mix.assumptions;
   const fanoutMsPerFollower = (() => {
     const f = result.feed?.fanout?.filter((x) => x.followers > 0).at(-1);
@@ -121,14 +127,14 @@ export function billOf(result, mix = USAGE_MIX, prices = PRICES, { memory, acces
     c.DynamoDB = ((e.rcu + streamRcu) * prices.dynamodb.perMillionReadUnits + (e.wcu + streamWcu) * prices.dynamodb.perMillionWriteUnits) / 1e6;
     let gbSeconds = (e.billedMs / 1000) * (memMb / 1024);
     let invocations = 1;
-    let logBytes = logBytesPerRequest(e.dbCalls, accessLogFormat);
+    let logBytes = logBytesPerRequest(e.dbCalls * dbCallLogShare, accessLogFormat);
     if (stream) {
       const ms = a.streamConsumer.msPerRecord + (stream.perFollowerWcu ? followers * fanoutMsPerFollower : 0);
       gbSeconds += ms / 1000;
       invocations += 1 / a.streamConsumer.recordsPerInvocation;
       // The consumer's lines: its REPORT lines and one db_call per DynamoDB request (a write
       // batch of 25 for the fan-out's entries).
-      logBytes += logBytesPerRequest(Math.ceil(streamWcu / 25) + 2, accessLogFormat) / a.streamConsumer.recordsPerInvocation;
+      logBytes += logBytesPerRequest((Math.ceil(streamWcu / 25) + 2) * dbCallLogShare, accessLogFormat) / a.streamConsumer.recordsPerInvocation;
     }
     let s3 = 0;
     if (r.route === 'POST /media/uploads') {

@@ -107,8 +107,9 @@ it('packages the prod stage offline into a template with all of it', () => {
     // the parameter, and holds no secret nor a reference CloudFormation would resolve into one.
     expect(env.JWT_KEYS_PARAMETER).toBe('/aperture/prod/jwt-keys');
     expect(env.JWT_KEYS_CACHE_SECONDS).toBe('300');
-    // Every DynamoDB call logged under its request's trace id (lib/db/metrics.ts, docs/OPERATIONS.md "Tracing").
-    expect(env.LOG_DB_CALLS).toBe('1');
+    // The DynamoDB calls of 5% of requests, and every failed one, logged under the request's
+    // trace id (lib/db/metrics.ts, docs/OPERATIONS.md "Tracing").
+    expect(env.LOG_DB_CALLS).toBe('0.05');
     expect(env).not.toHaveProperty('JWT_SECRET');
     expect(env).not.toHaveProperty('JWT_KEYS');
     expect(JSON.stringify(env)).not.toMatch(/\{\{resolve:|aperture-local-development-secret/);

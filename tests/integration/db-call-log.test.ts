@@ -43,3 +43,57 @@ it('logs every DynamoDB call of a request, with its trace id, command, table, ti
   expect(tx[0]!.traceId).toBe('db-log-write');
   expect(tx[0]!.consumed).toEqual(expect.arrayContaining([expect.objectContaining({ TableName: process.env.TABLE_NAME })]));
 });
+
+describe('sampled', () => {
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  const { DynamoDBClient, GetItemCommand } = require('@aws-sdk/client-dynamodb') as typeof import('@aws-sdk/client-dynamodb');
+  const { logCalls } = require('../../lib/db/metrics') as typeof import('../../lib/db/metrics');
+  const { withLogScope } = require('../../lib/log') as typeof import('../../lib/log');
+  /* eslint-enable @typescript-eslint/no-require-imports */
+
+  /** A client on DynamoDB Local that logs into `lines` at the given share of invocations. */
+  function client(rate: number, lines: string[]) {
+    const c = new DynamoDBClient({ endpoint: process.env.DYNAMODB_ENDPOINT, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+    logCalls(c, (event, fields) => lines.push(`${event}:${String(fields.command)}:${String(fields.error ?? '')}`), rate);
+    return c;
+  }
+  const get = (table: string) => new GetItemCommand({ TableName: table, Key: { PK: { S: 'x' }, SK: { S: 'y' } } });
+
+  it('logs every call of a sampled invocation and none of another, and every failed call of either', async () => {
+    const lines: string[] = [];
+    const c = client(0.5, lines);
+    const random = jest.spyOn(Math, 'random');
+    try {
+      // Drawn once per invocation: under the share, both calls are logged. (The SDK draws too:
+      // every draw of an invocation gives the same number, whoever draws first.)
+      random.mockReturnValue(0.2);
+      await withLogScope(async () => { await c.send(get(process.env.TABLE_NAME!)); await c.send(get(process.env.TABLE_NAME!)); });
+      expect(lines).toEqual(['db_call:GetItemCommand:', 'db_call:GetItemCommand:']);
+      // Over it: nothing of its successes, but its failure.
+      lines.length = 0;
+      random.mockReturnValue(0.9);
+      await withLogScope(async () => {
+        await c.send(get(process.env.TABLE_NAME!));
+        await expect(c.send(get('no-such-table'))).rejects.toThrow();
+      });
+      expect(lines).toEqual(['db_call:GetItemCommand:ResourceNotFoundException']);
+    } finally {
+      random.mockRestore();
+      c.destroy();
+    }
+  });
+
+  it('logs only failed calls at a share of 0', async () => {
+    const lines: string[] = [];
+    const c = client(0, lines);
+    try {
+      await withLogScope(async () => {
+        await c.send(get(process.env.TABLE_NAME!));
+        await expect(c.send(get('no-such-table'))).rejects.toThrow();
+      });
+      expect(lines).toEqual(['db_call:GetItemCommand:ResourceNotFoundException']);
+    } finally {
+      c.destroy();
+    }
+  });
+});

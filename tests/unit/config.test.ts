@@ -27,7 +27,7 @@ const schema = z.object({
   MEDIA_BUCKET: z.optional(z.string()),
   MEDIA_PUBLIC_URL: z.optional(z.string()),
   S3_ENDPOINT: z.optional(z.string()),
-  LOG_DB_CALLS: z._default(z.enum(['0', '1']), '0'),
+  LOG_DB_CALLS: z._default(z.coerce.number().check(z.nonnegative(), z.lte(1)), 0),
 });
 const NAMES = Object.keys(schema.shape);
 
@@ -70,7 +70,10 @@ it.each([
   ['an unsafe positive integer', { FANOUT_MAX_FOLLOWERS: '1e20' }],
   ['zero where a positive number is due, and where zero is allowed', { SESSION_TTL_DAYS: '0', FANOUT_MAX_FOLLOWERS: '0' }],
   ['an empty number', { LOG_RETENTION_DAYS: '', FANOUT_MAX_FOLLOWERS: '' }],
-  ['a flag other than 0 or 1', { LOG_DB_CALLS: 'true' }],
+  ['a share that is no number', { LOG_DB_CALLS: 'true' }],
+  ['a share above 1', { LOG_DB_CALLS: '1.5' }],
+  ['a share below 0', { LOG_DB_CALLS: '-0.1' }],
+  ['a share of 5%', { LOG_DB_CALLS: '0.05' }],
   ['every variable broken', Object.fromEntries(NAMES.map((n) => [n, n === 'LOG_DB_CALLS' ? 'yes' : n.endsWith('_SECONDS') || n.endsWith('_DAYS') || n.startsWith('FANOUT') ? 'x' : '']))],
 ])('%s: as the schema', (_, e: NodeJS.ProcessEnv) => {
   expect(byReader(e)).toEqual(bySchema(e));
@@ -78,5 +81,5 @@ it.each([
 
 it('names each broken variable in the error of loadConfig', () => {
   expect(() => loadConfig({ TOKEN_TTL_SECONDS: 'soon', LOG_DB_CALLS: '2' })).toThrow('Invalid configuration: TOKEN_TTL_SECONDS, LOG_DB_CALLS');
-  expect(loadConfig({ TOKEN_TTL_SECONDS: ' 60 ', FANOUT_MAX_FOLLOWERS: '0', LOG_DB_CALLS: '1' })).toMatchObject({ tokenTtlSeconds: 60, fanoutMaxFollowers: 0, logDbCalls: true });
+  expect(loadConfig({ TOKEN_TTL_SECONDS: ' 60 ', FANOUT_MAX_FOLLOWERS: '0', LOG_DB_CALLS: '0.05' })).toMatchObject({ tokenTtlSeconds: 60, fanoutMaxFollowers: 0, logDbCalls: 0.05 });
 });
