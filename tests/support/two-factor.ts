@@ -10,12 +10,13 @@ import { codeAt, stepAt } from '../../lib/auth/totp';
 export const codeNow = (secret: string, offset = 0, nowMs = Date.now()) => codeAt(secret, stepAt(nowMs) + offset);
 
 /** Turns two-factor sign-in on for `u` with the current step's code: its secret and recovery codes. */
-export async function withTwoFactor(u: TestUser): Promise<{ secret: string; recoveryCodes: string[] }> {
+export async function withTwoFactor(u: TestUser): Promise<{ secret: string; recoveryCodes: string[]; enablingCode: string }> {
   const s = await call(setup, 'POST /auth/2fa/setup', { token: u.token, body: { password: u.password } });
   if (s.status !== 200) throw new Error(`2fa setup failed: ${s.status} ${s.text}`);
-  const e = await call(enable, 'POST /auth/2fa/enable', { token: u.token, body: { code: codeNow(s.body.secret) } });
+  const enablingCode = codeNow(s.body.secret);
+  const e = await call(enable, 'POST /auth/2fa/enable', { token: u.token, body: { code: enablingCode } });
   if (e.status !== 200) throw new Error(`2fa enable failed: ${e.status} ${e.text}`);
-  return { secret: s.body.secret, recoveryCodes: e.body.recoveryCodes };
+  return { secret: s.body.secret, recoveryCodes: e.body.recoveryCodes, enablingCode };
 }
 
 /** The first step of a login of `u` (two-factor sign-in on): its challenge. */
