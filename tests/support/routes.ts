@@ -28,6 +28,8 @@ import { MODERATE } from '../../lib/reports/reports';
 import { suspendAccount } from '../../lib/account/suspend';
 import { getUser } from '../../lib/users/repo';
 import { handler as reportH } from '../../functions/reports/create';
+import { challengeOf, codeNow, withTwoFactor } from './two-factor';
+import { handler as twoFactorSetupH } from '../../functions/auth/two-factor-setup';
 
 type Handler = ((event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2 | void>) & { spec: RouteSpecLike };
 
@@ -92,6 +94,27 @@ export const FIXTURES: Record<string, Fixture> = {
     // Another session for the change to end; the password stays what `me` knows.
     const s = await loginAgain(me);
     return { body: { currentPassword: me.password, newPassword: me.password }, watch: [keys.session(me.id, s.sessionId)] };
+  },
+  // Two-factor sign-in: an account of its own for each call (turning it on changes its login).
+  'POST /auth/2fa/setup': async () => {
+    const u = await makeUser();
+    return { token: u.token, owner: u.id, body: { password: u.password }, creates: [keys.twoFactor(u.id)], watch: [keys.user(u.id)] };
+  },
+  'POST /auth/2fa/enable': async () => {
+    const u = await makeUser();
+    const setup = await call(twoFactorSetupH, 'POST /auth/2fa/setup', { token: u.token, body: { password: u.password } });
+    if (setup.status !== 200) throw new Error(`fixture setup failed: ${setup.status} ${setup.text}`);
+    return { token: u.token, owner: u.id, body: { code: codeNow(setup.body.secret) }, watch: [keys.user(u.id), keys.twoFactor(u.id)] };
+  },
+  'POST /auth/2fa/disable': async () => {
+    const u = await makeUser();
+    const { recoveryCodes } = await withTwoFactor(u);
+    return { token: u.token, owner: u.id, body: { password: u.password, code: recoveryCodes[0] }, watch: [keys.user(u.id), keys.twoFactor(u.id)] };
+  },
+  'POST /auth/login/2fa': async () => {
+    const u = await makeUser();
+    const { recoveryCodes } = await withTwoFactor(u);
+    return { body: { challenge: await challengeOf(u), code: recoveryCodes[0] }, watch: [keys.twoFactor(u.id)] };
   },
   'DELETE /users/me': async () => {
     // An account of its own: the valid call deletes it.
