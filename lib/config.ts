@@ -84,6 +84,12 @@ export function readEnv(env: NodeJS.ProcessEnv) {
     S3_ENDPOINT: r.optional('S3_ENDPOINT'),
     // One log line per DynamoDB call, with the request's trace id (deployed stages: serverless.yml).
     LOG_DB_CALLS: r.oneOf('LOG_DB_CALLS', ['0', '1'], '0'),
+    // E-mail (contract section 16): links are built from APP_URL, never from a request header.
+    APP_URL: r.text('APP_URL', 'http://localhost:3000'),
+    MAIL_FROM: r.text('MAIL_FROM', 'Aperture <no-reply@aperture.local>'),
+    // An SES v2-compatible server (npm start's aws-ses-v2-local, tests); SES itself when unset.
+    SES_ENDPOINT: r.optional('SES_ENDPOINT'),
+    SES_CONFIGURATION_SET: r.optional('SES_CONFIGURATION_SET'),
   };
   if (r.bad.length) throw new Error(`Invalid configuration: ${r.bad.join(', ')}`);
   return e;
@@ -106,6 +112,17 @@ export interface Config {
   media: MediaConfig;
   /** Log every DynamoDB call (command, table, index, time, capacity) under the request's trace id. */
   logDbCalls: boolean;
+  mail: MailConfig;
+}
+
+/** Where e-mail comes from and goes through (lib/mail). */
+export interface MailConfig {
+  /** The app's base URL, no trailing slash: every link of an e-mail starts with it. */
+  appUrl: string;
+  from: string;
+  /** Only for an SES-compatible server (npm start, tests); undefined in AWS. */
+  endpoint: string | undefined;
+  configurationSet: string | undefined;
 }
 
 /** Where the token signing keys come from (lib/auth/keys.ts): exactly one of parameter and inline. */
@@ -150,6 +167,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     fanoutMaxFollowers: e.FANOUT_MAX_FOLLOWERS,
     media: mediaConfig(e.MEDIA_BUCKET, e.MEDIA_PUBLIC_URL, e.S3_ENDPOINT, isLocal),
     logDbCalls: e.LOG_DB_CALLS === '1',
+    mail: { appUrl: e.APP_URL.replace(/\/+$/, ''), from: e.MAIL_FROM, endpoint: e.SES_ENDPOINT || undefined, configurationSet: e.SES_CONFIGURATION_SET || undefined },
   };
 }
 

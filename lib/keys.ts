@@ -231,3 +231,22 @@ export function sortableNumber(n: number): string {
   else buf[0] = buf[0]! | 0x80;
   return buf.toString('hex');
 }
+
+// E-mail (contract section 16, lib/mail). The outbox: one item per message, written in the
+// transaction of the change it reports and sent by the change stream (lib/mail/reactions.ts);
+// it expires (TTL) a few days after. An address on the suppression list (a bounce or a
+// complaint) is sent nothing.
+export const mail = (mailId: string) => ({ PK: `MAIL#${mailId}`, SK: 'MAIL' });
+export const suppressed = (address: string) => ({ PK: `SUPPRESSED#${address.toLowerCase()}`, SK: 'SUPPRESSED' });
+// A token of an e-mail (verification, reset, e-mail change), in its account's partition (the
+// token names the account: `<userId>.<secret>`) by the SHA-256 of the token: its presentation is
+// one GetItem and one conditional delete, and the account's deletion sweeps it. The account's
+// current token of a kind names the newest one's hash: older ones are void.
+export const mailToken = (userId: string, hash: string) => ({ PK: `USER#${userId}`, SK: `MAILTOKEN#${hash}` });
+export const currentMailToken = (userId: string, kind: string) => ({ PK: `USER#${userId}`, SK: `MAILTOKEN_CURRENT#${kind}` });
+// The account's pending e-mail change (the address awaiting confirmation).
+export const pendingEmail = (userId: string) => ({ PK: `USER#${userId}`, SK: 'PENDING_EMAIL' });
+// The e-mails of a kind an account was sent within a window (lib/mail/rate.ts), kept with a TTL.
+export const mailRate = (userId: string, kind: string) => ({ PK: `USER#${userId}`, SK: `MAIL_RATE#${kind}` });
+// A password reset request (POST /auth/password/forgot): written alone, read by the stream.
+export const resetRequest = (requestId: string) => ({ PK: `RESET_REQUEST#${requestId}`, SK: 'REQUEST' });
