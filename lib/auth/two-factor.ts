@@ -29,6 +29,7 @@ import type { Caller } from './caller';
 import type { UserItem } from '../users/model';
 import { admit, confirmPassword, failed, release, withdraw, type Attempt } from './login-guard';
 import { matchStep, newSecret, otpauthUrl } from './totp';
+import { mailPut } from '../mail/outbox';
 
 export interface TwoFactorItem {
   PK: string;
@@ -146,7 +147,11 @@ export interface TwoFactorContext {
   payload: Record<string, unknown>;
 }
 
-/** The user item's flag and the record, in the transaction of an enable or a disable. */
+/** The notice e-mail of an enable or a disable (contract section 17), to the account's address, sent from the stream. */
+const notice = (user: UserItem, kind: 'TWO_FACTOR_ENABLED' | 'TWO_FACTOR_DISABLED'): TxItem =>
+  mailPut({ userId: user.id, to: user.email, kind, data: { username: user.username } });
+
+/** The user item's flag, in the transaction of an enable or a disable. */
 const userFlag = (user: UserItem, on: boolean): TxItem => ({
   op: {
     Update: {
@@ -197,9 +202,9 @@ export async function setupTwoFactor(caller: Caller, password: string, ctx: TwoF
 /**
  * POST /auth/2fa/enable: the first code of the pending secret turns two-factor sign-in on
  * (its step is the first accepted) and answers 10 recovery codes, kept only as hashes.
- * `extra`: more items for the same transaction (the notice e-mail).
+ * The notice e-mail is queued in the same transaction.
  */
-export async function enableTwoFactor(caller: Caller, code: string, ctx: TwoFactorContext, nowMs = Date.now(), extra: (user: UserItem) => TxItem[] = () => []): Promise<string[]> {
+export async function enableTwoFactor(caller: Caller, code: string, ctx: TwoFactorContext, nowMs = Date.now()): Promise<string[]> {
   const admitted = admit({ userId: caller.userId }, ctx.sourceIp);
   const [user, item] = await allSettled([caller.user().catch((err) => withdraw(admitted, err)), readTwoFactor(caller.userId).catch((err) => withdraw(admitted, err))]);
   if (item?.secret || user.twoFactorEnabled) await withdraw(admitted, ALREADY_ON());
@@ -234,7 +239,7 @@ export async function enableTwoFactor(caller: Caller, code: string, ctx: TwoFact
       payload: ctx.payload,
       diff: { before: { twoFactorEnabled: false }, after: { twoFactorEnabled: true }, changes: ['twoFactorEnabled'] },
     }),
-    ...extra(user),
+    notice(user, 'TWO_FACTOR_ENABLED'),
   ]));
   await release(attempt);
   return codes;
@@ -245,7 +250,7 @@ export async function enableTwoFactor(caller: Caller, code: string, ctx: TwoFact
  * two-factor sign-in off: the secret and the recovery codes are deleted with the code's
  * spending as the condition. Off already: a no-op once the password is right.
  */
-export async function disableTwoFactor(caller: Caller, input: { password: string; code: string }, ctx: TwoFactorContext, nowMs = Date.now(), extra: (user: UserItem) => TxItem[] = () => []): Promise<boolean> {
+export async function disableTwoFactor(caller: Caller, input: { password: string; code: string }, ctx: TwoFactorContext, nowMs = Date.now()): Promise<boolean> {
   const admitted = admit({ userId: caller.userId }, ctx.sourceIp);
   const [user, item] = await allSettled([caller.user().catch((err) => withdraw(admitted, err)), readTwoFactor(caller.userId).catch((err) => withdraw(admitted, err))]);
   const attempt = await confirmPassword(user, input.password, admitted);
@@ -272,7 +277,7 @@ export async function disableTwoFactor(caller: Caller, input: { password: string
       payload: ctx.payload,
       diff: { before: { twoFactorEnabled: true }, after: { twoFactorEnabled: false }, changes: ['twoFactorEnabled'] },
     }),
-    ...extra(user),
+    notice(user, 'TWO_FACTOR_DISABLED'),
   ]));
   await release(attempt);
   return true;

@@ -55,6 +55,16 @@ export const TEMPLATES = {
     lines: (d) => [greeting(d), `Your ${APP_NAME} account no longer uses this e-mail address: a new one was confirmed for it. Nothing more will be sent here.`],
     footer: SECURE,
   },
+  TWO_FACTOR_ENABLED: {
+    subject: `Two-factor sign-in is on for your ${APP_NAME} account`,
+    lines: (d) => [greeting(d), `Two-factor sign-in was just turned on for your ${APP_NAME} account: signing in now asks for a code of your authenticator app (or one of your recovery codes) after the password.`],
+    footer: SECURE,
+  },
+  TWO_FACTOR_DISABLED: {
+    subject: `Two-factor sign-in is off for your ${APP_NAME} account`,
+    lines: (d) => [greeting(d), `Two-factor sign-in was just turned off for your ${APP_NAME} account: signing in asks only for the password now, and your recovery codes no longer work.`],
+    footer: SECURE,
+  },
 } satisfies Record<string, Template>;
 
 export type MailKind = keyof typeof TEMPLATES;
