@@ -39,8 +39,9 @@ export const unknownLoginGuard = (claim: { PK: string }) => `LOGIN#${claim.PK}`;
 // Two-factor sign-in of an account (lib/auth/two-factor.ts): its pending or active TOTP secret,
 // the last step accepted and the hashes of its unused recovery codes, in the account's partition.
 export const twoFactor = (userId: string) => ({ PK: `USER#${userId}`, SK: 'TWO_FACTOR' });
-// A login's two-factor challenge (lib/auth/login-challenge.ts), by the hash of its value, with a TTL.
-export const loginChallenge = (hash: string) => ({ PK: `CHALLENGE#${hash}`, SK: 'CHALLENGE' });
+// A login's two-factor challenge (lib/auth/login-challenge.ts), by the hash of its value, with a TTL,
+// in the account's partition (the challenge names the account, as a refresh token does).
+export const loginChallenge = (userId: string, hash: string) => ({ PK: `USER#${userId}`, SK: `CHALLENGE#${hash}` });
 // The uploads a user issued within the last hour (lib/media/upload-rate.ts), kept with a TTL.
 export const uploadRate = (userId: string) => ({ PK: `USER#${userId}`, SK: 'UPLOAD_RATE' });
 // The caller's suggested users as last computed (lib/graph/suggest.ts), kept with a TTL.

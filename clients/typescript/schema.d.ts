@@ -2052,7 +2052,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "challenge": "xK3v9Qm2LpR8sT1uW4yZ6aB0cD5eF7gH9iJ2kL4mN6o",
+                 *       "challenge": "01JQ8Z6W4T5N2K7M9P3R5V8X0A.xK3v9Qm2LpR8sT1uW4yZ6aB0cD5eF7gH9iJ2kL4mN6o",
                  *       "code": "287082"
                  *     }
                  */

@@ -19,8 +19,8 @@ export const code = (recovery: boolean) => {
   );
 };
 
-/** A login's challenge as POST /auth/login answered it: 256 bits, base64url. */
+/** A login's challenge as POST /auth/login answered it: the account's id, a dot, 256 bits in base64url. */
 export const challenge = () => z.string().check(
-  z.regex(/^[A-Za-z0-9_-]{43}$/, 'must be the challenge POST /auth/login answered'),
+  z.regex(/^[0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{26}\.[A-Za-z0-9_-]{43}$/, 'must be the challenge POST /auth/login answered'),
   z.meta({ description: 'the challenge POST /auth/login answered (good for 5 minutes, one sign-in)' }),
 );

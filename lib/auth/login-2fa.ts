@@ -23,7 +23,7 @@ import { toBaseUser, type BaseUser } from '../users/model';
 import { ownEdgesSeen } from '../graph/hidden';
 import { issue, newSession, sessionPut, type Issued } from './sessions';
 import { admit, failed, forgiveAddress, release, type Attempt } from './login-guard';
-import { challengeHash, passwordFingerprint, type ChallengeItem } from './login-challenge';
+import { challengeKey, passwordFingerprint, type ChallengeItem } from './login-challenge';
 import { readTwoFactor, spendItem, spendOf, SpentCode } from './two-factor';
 import type { LoginContext } from './login';
 
@@ -37,10 +37,10 @@ async function endCheck(attempt: Attempt, err: unknown): Promise<never> {
 }
 
 export async function loginWithCode(input: { challenge: string; code: string }, ctx: LoginContext, nowMs = Date.now()): Promise<Issued & { user: BaseUser }> {
-  const key = keys.loginChallenge(challengeHash(input.challenge));
+  const key = challengeKey(input.challenge);
   const res = await db.send(new GetCommand({ TableName: TABLE, Key: key, ConsistentRead: true }));
   const challenge = res.Item as ChallengeItem | undefined;
-  if (!challenge || challenge.until <= nowMs) throw new InvalidCredentials();
+  if (!challenge || challenge.until <= nowMs || keys.user(challenge.userId).PK !== key.PK) throw new InvalidCredentials();
   // Admitted by the lock beside the reads of the account: only the verdict waits for it.
   const admitted = admit({ userId: challenge.userId }, ctx.sourceIp, nowMs);
   const [[user, item], attempt] = await allSettled([

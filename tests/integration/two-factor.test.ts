@@ -94,7 +94,7 @@ describe('the login in two steps', () => {
     const { secret } = await withTwoFactor(u);
     const first = await call(login, 'POST /auth/login', { body: { identifier: u.email, password: u.password } });
     expect(first.status).toBe(200);
-    expect(first.body).toEqual({ success: true, twoFactorRequired: true, challenge: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) });
+    expect(first.body).toEqual({ success: true, twoFactorRequired: true, challenge: expect.stringMatching(new RegExp(`^${u.id}\\.[A-Za-z0-9_-]{43}$`)) });
     const second = await call(login2fa, 'POST /auth/login/2fa', { body: { challenge: first.body.challenge, code: codeNow(secret, 1) } });
     expect(second.status).toBe(200);
     expect(second.body).toMatchObject({ success: true, message: 'Login successful', token: expect.any(String), refreshToken: expect.any(String), expiresIn: expect.any(Number) });

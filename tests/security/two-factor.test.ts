@@ -111,10 +111,19 @@ describe('another account\'s challenge', () => {
     expect((await second(await challengeOf(b), codesB[0]!)).status).toBe(200);
   });
 
-  it('refuses a made-up challenge', async () => {
-    const res = await second('A'.repeat(43), '123456');
-    expect(res.status).toBe(401);
-    expect(res.body.code).toBe('INVALID_CREDENTIALS');
+  it('refuses a made-up challenge, also one naming a real account', async () => {
+    const u = await makeUser();
+    const { recoveryCodes } = await withTwoFactor(u);
+    await challengeOf(u);
+    for (const made of [`${'0'.repeat(26)}.${'A'.repeat(43)}`, `${u.id}.${'A'.repeat(43)}`]) {
+      const res = await second(made, recoveryCodes[0]!);
+      expect(res.status).toBe(401);
+      expect(res.body.code).toBe('INVALID_CREDENTIALS');
+    }
+    // Another account's id in front of a real challenge's secret part names no challenge.
+    const [, secretPart] = (await challengeOf(u)).split('.');
+    const other = await makeUser();
+    expect((await second(`${other.id}.${secretPart}`, recoveryCodes[0]!)).status).toBe(401);
   });
 });
 
