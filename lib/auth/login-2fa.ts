@@ -81,8 +81,9 @@ export async function loginWithCode(input: { challenge: string; code: string }, 
   ]).catch((err) => endCheck(attempt, err));
   const [edges] = await allSettled([
     ownEdgesSeen(user.id, EMBED_LIMIT.single),
-    // A completed sign-in: its check and the failed checks of its address leave the guard.
-    release(attempt).then(() => forgiveAddress(attempt)),
+    // A completed sign-in: its check and the failed checks of its address leave the guard
+    // (its own mark among them: one read and one write, no release before them).
+    forgiveAddress(attempt),
   ]);
   return { ...(await issue(session.item, session.refreshToken)), user: toBaseUser(user, edges, true) };
 }

@@ -287,16 +287,16 @@ export async function confirmPassword(user: { id: string; passwordHash: string }
 
 /**
  * A completed two-factor sign-in (contract section 17: only it clears failed checks, a right
- * password alone does not): the marks of its address leave both counts and its address's lock
- * ends. Other addresses' marks stay. Its own mark is released by the caller.
+ * password alone does not): the marks of its address, its own among them (no release needed),
+ * leave both counts and its address's lock ends. Other addresses' marks stay.
  */
 export async function forgiveAddress(attempt: Attempt): Promise<void> {
-  const marks = fromAddress(await readGuard(attempt.key), attempt.address).checks;
+  const marks = new Set([...(fromAddress(await readGuard(attempt.key), attempt.address).checks ?? []), attempt.mark]);
   await db.send(new UpdateCommand({
     TableName: TABLE,
     Key: attempt.key,
-    UpdateExpression: `REMOVE #lock${marks?.size ? ' DELETE checks :marks, #from :marks' : ''}`,
-    ExpressionAttributeNames: { '#lock': `${LOCKED_FROM}${attempt.address}`, ...(marks?.size ? { '#from': `${CHECKS_FROM}${attempt.address}` } : {}) },
-    ...(marks?.size ? { ExpressionAttributeValues: { ':marks': marks } } : {}),
+    UpdateExpression: 'REMOVE #lock DELETE checks :marks, #from :marks',
+    ExpressionAttributeNames: { '#lock': `${LOCKED_FROM}${attempt.address}`, '#from': `${CHECKS_FROM}${attempt.address}` },
+    ExpressionAttributeValues: { ':marks': marks },
   }));
 }

@@ -235,7 +235,7 @@ export const scenarios = [
   // (ctx.twoFactorFresh): setup and disable check the password (one scrypt); the login's two
   // steps: the right password answering a challenge, then the challenge and a code.
   {
-    route: 'POST /auth/2fa/setup', trips: 3, kind: 'write',
+    route: 'POST /auth/2fa/setup', trips: 2, kind: 'write',
     request: async (ctx) => ({ token: (await ctx.twoFactorFresh('pending')).token, body: { password: PASSWORD } }),
   },
   {
@@ -253,7 +253,7 @@ export const scenarios = [
     },
   },
   {
-    route: 'POST /auth/login', variant: TWO_FACTOR, trips: 4, kind: 'write',
+    route: 'POST /auth/login', variant: TWO_FACTOR, trips: 3, kind: 'write',
     request: async (ctx) => ({ body: { identifier: (await ctx.twoFactorFresh('on')).username, password: PASSWORD } }),
   },
   {
