@@ -78,6 +78,12 @@ export function readEnv(env: NodeJS.ProcessEnv) {
     // The share of requests whose DynamoDB calls are logged, one line each with the request's
     // trace id (lib/db/metrics.ts; deployed stages: 0.05, serverless.yml); failed calls always.
     LOG_DB_CALLS: r.number('LOG_DB_CALLS', 0, { min: 0, inclusive: true, max: 1 }),
+    // E-mail (contract section 16): links are built from APP_URL, never from a request header.
+    APP_URL: r.text('APP_URL', 'http://localhost:3000'),
+    MAIL_FROM: r.text('MAIL_FROM', 'Aperture <no-reply@aperture.local>'),
+    // An SES v2-compatible server (npm start's aws-ses-v2-local, tests); SES itself when unset.
+    SES_ENDPOINT: r.optional('SES_ENDPOINT'),
+    SES_CONFIGURATION_SET: r.optional('SES_CONFIGURATION_SET'),
   };
   if (r.bad.length) throw new Error(`Invalid configuration: ${r.bad.join(', ')}`);
   return e;
@@ -100,6 +106,17 @@ export interface Config {
   media: MediaConfig;
   /** The share of requests whose DynamoDB calls are logged (command, table, index, time, capacity) under their trace id; 0: none. */
   logDbCalls: number;
+  mail: MailConfig;
+}
+
+/** Where e-mail comes from and goes through (lib/mail). */
+export interface MailConfig {
+  /** The app's base URL, no trailing slash: every link of an e-mail starts with it. */
+  appUrl: string;
+  from: string;
+  /** Only for an SES-compatible server (npm start, tests); undefined in AWS. */
+  endpoint: string | undefined;
+  configurationSet: string | undefined;
 }
 
 /** Where the token signing keys come from (lib/auth/keys.ts): exactly one of parameter and inline. */
@@ -144,6 +161,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     fanoutMaxFollowers: e.FANOUT_MAX_FOLLOWERS,
     media: mediaConfig(e.MEDIA_BUCKET, e.MEDIA_PUBLIC_URL, e.S3_ENDPOINT, isLocal),
     logDbCalls: e.LOG_DB_CALLS,
+    mail: { appUrl: e.APP_URL.replace(/\/+$/, ''), from: e.MAIL_FROM, endpoint: e.SES_ENDPOINT || undefined, configurationSet: e.SES_CONFIGURATION_SET || undefined },
   };
 }
 

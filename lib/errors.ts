@@ -46,6 +46,10 @@ export class Unauthorized extends ApiError {
 export class InvalidCredentials extends ApiError {
   constructor() { super(401, 'INVALID_CREDENTIALS', 'The username, e-mail address or password is wrong.'); }
 }
+/** A verification, reset or e-mail change token that is wrong, spent, voided, expired or of another kind: one message for all (contract section 16). */
+export class InvalidToken extends ApiError {
+  constructor() { super(400, 'INVALID_TOKEN', 'This link or code is not valid. It may have expired or been used already: ask for a new one.'); }
+}
 export class Forbidden extends ApiError {
   constructor(message = 'You are not allowed to do this.') { super(403, 'FORBIDDEN', message); }
 }

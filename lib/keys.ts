@@ -36,6 +36,12 @@ export const email = (email: string) => ({ PK: `EMAIL#${email.toLowerCase()}`, S
 // (`USER#<id>`), or, for an identifier no account holds, in a partition of that identifier's claim.
 export const loginGuard = (partition: string) => ({ PK: partition, SK: 'LOGIN_GUARD' });
 export const unknownLoginGuard = (claim: { PK: string }) => `LOGIN#${claim.PK}`;
+// Two-factor sign-in of an account (lib/auth/two-factor.ts): its pending or active TOTP secret,
+// the last step accepted and the hashes of its unused recovery codes, in the account's partition.
+export const twoFactor = (userId: string) => ({ PK: `USER#${userId}`, SK: 'TWO_FACTOR' });
+// A login's two-factor challenge (lib/auth/login-challenge.ts), by the hash of its value, with a TTL,
+// in the account's partition (the challenge names the account, as a refresh token does).
+export const loginChallenge = (userId: string, hash: string) => ({ PK: `USER#${userId}`, SK: `CHALLENGE#${hash}` });
 // The uploads a user issued within the last hour (lib/media/upload-rate.ts), kept with a TTL.
 export const uploadRate = (userId: string) => ({ PK: `USER#${userId}`, SK: 'UPLOAD_RATE' });
 // The caller's suggested users as last computed (lib/graph/suggest.ts), kept with a TTL.
@@ -226,3 +232,22 @@ export function sortableNumber(n: number): string {
   else buf[0] = buf[0]! | 0x80;
   return buf.toString('hex');
 }
+
+// E-mail (contract section 16, lib/mail). The outbox: one item per message, written in the
+// transaction of the change it reports and sent by the change stream (lib/mail/reactions.ts);
+// it expires (TTL) a few days after. An address on the suppression list (a bounce or a
+// complaint) is sent nothing.
+export const mail = (mailId: string) => ({ PK: `MAIL#${mailId}`, SK: 'MAIL' });
+export const suppressed = (address: string) => ({ PK: `SUPPRESSED#${address.toLowerCase()}`, SK: 'SUPPRESSED' });
+// A token of an e-mail (verification, reset, e-mail change), in its account's partition (the
+// token names the account: `<userId>.<secret>`) by the SHA-256 of the token: its presentation is
+// one GetItem and one conditional delete, and the account's deletion sweeps it. The account's
+// current token of a kind names the newest one's hash: older ones are void.
+export const mailToken = (userId: string, hash: string) => ({ PK: `USER#${userId}`, SK: `MAILTOKEN#${hash}` });
+export const currentMailToken = (userId: string, kind: string) => ({ PK: `USER#${userId}`, SK: `MAILTOKEN_CURRENT#${kind}` });
+// The account's pending e-mail change (the address awaiting confirmation).
+export const pendingEmail = (userId: string) => ({ PK: `USER#${userId}`, SK: 'PENDING_EMAIL' });
+// The e-mails of a kind an account was sent within a window (lib/mail/rate.ts), kept with a TTL.
+export const mailRate = (userId: string, kind: string) => ({ PK: `USER#${userId}`, SK: `MAIL_RATE#${kind}` });
+// A password reset request (POST /auth/password/forgot): written alone, read by the stream.
+export const resetRequest = (requestId: string) => ({ PK: `RESET_REQUEST#${requestId}`, SK: 'REQUEST' });

@@ -25,7 +25,7 @@ import os from 'node:os';
 import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { ensureTable, localClient, startDynamoLocal } from './lib/local-dynamodb.mjs';
 import { bundle, checkEsbuildSettings, discoverFunctions, routeParams, routeShape } from './bench/build.mjs';
-import { SCALES, buildDataset } from './bench/dataset.mjs';
+import { PASSWORD, SCALES, buildDataset } from './bench/dataset.mjs';
 import { loadDataset, loaderClient } from './bench/loader.mjs';
 import { apiEvent, installDbMetrics, median, runScenario } from './bench/measure.mjs';
 import { namedIn, scenarioContext, scenarioKey, scenarios } from './bench/scenarios.mjs';
@@ -236,8 +236,10 @@ try {
     const load = await loadDataset(ds, lib, { endpoint: dynamo.endpoint, table: TABLE, concurrency: 16 });
     say(`loaded ${load.items} items in ${(load.ms / 1000).toFixed(1)} s`);
     const put = (item) => sessions.send(new PutCommand({ TableName: TABLE, Item: item }));
+    let twoFactorHash;
     const ctx = scenarioContext(ds, {
       signToken: lib.signToken, runTag, startSession, keys: lib.keys, newId: lib.newId, put,
+      totp: (secret) => lib.codeAt(secret, lib.stepAt(Date.now())),
       // What the cold-start requests noted so far name: the late scenarios' cold requests take
       // nothing of it (scenarios.mjs inUse).
       referenced: () => {
@@ -253,6 +255,25 @@ try {
         await put(user);
         await lib.suspendAccount(user, ds.users[0].id, { traceId: `bench-suspend-${id}`, scenarioId: 'bench', stepId: 'suspend', simTimestamp: Date.now() }, {});
         return id;
+      },
+      // A new user with a session and two-factor sign-in pending (a secret set up) or on (with
+      // recovery codes): the targets of the two-factor scenarios, which change their login.
+      // `challenge`: also a login's challenge, as a right password answers it.
+      twoFactorFresh: async (state, { challenge = false } = {}) => {
+        const id = lib.newId();
+        twoFactorHash ??= await lib.hashPassword(PASSWORD);
+        const on = state === 'on';
+        const user = { ...lib.newUserItem(id, { name: 'Two Factor Bench', username: `tf_${id.toLowerCase()}`, email: `${id.toLowerCase()}@bench.test`, passwordHash: twoFactorHash }, new Date().toISOString()), ...(on ? { twoFactorEnabled: true } : {}) };
+        const secret = lib.newSecret();
+        const recoveryCodes = lib.newRecoveryCodes();
+        await Promise.all([
+          put(user),
+          put(lib.claimItem(lib.keys.username(user.username), id, twoFactorHash)),
+          put({ ...lib.keys.twoFactor(id), type: 'TWO_FACTOR', userId: id, ...(on ? { secret, lastStep: 0, recovery: new Set(recoveryCodes.map((c) => lib.recoveryHash(id, c))) } : { pendingSecret: secret }) }),
+        ]);
+        const session = await startSession(id);
+        const issued = challenge ? await lib.issueChallenge(user, { trace: { traceId: `bench-2fa-${id}`, scenarioId: 'bench', stepId: 'challenge', simTimestamp: Date.now() }, payload: {} }) : undefined;
+        return { id, username: user.username, token: session.token, secret, recoveryCodes, challenge: issued?.challenge };
       },
       openReports: async () => {
         const res = await sessions.send(new QueryCommand({

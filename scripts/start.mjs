@@ -14,6 +14,7 @@ import { startLocalStream } from './lib/local-stream.mjs';
 import { STACK_FILE } from './lib/local-stack.mjs';
 import { startLocalS3 } from './lib/local-s3.mjs';
 import { startLocalAsync } from './lib/local-async.mjs';
+import { startLocalSes } from './lib/local-ses.mjs';
 import { asyncRetries } from './lib/manifests.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -33,6 +34,8 @@ let stream;
 let asyncInvocations;
 /** The local S3 server while it starts or runs. */
 let storageStarting;
+/** The local SES v2-compatible mail server (aws-ses-v2-local) while it starts or runs. */
+let mailStarting;
 let stopping = false;
 
 async function stop(code = 0) {
@@ -47,6 +50,7 @@ async function stop(code = 0) {
   await Promise.all([
     (dynamo ?? (await dynamoStarting?.catch(() => undefined)))?.stop(),
     (await storageStarting?.catch(() => undefined))?.stop(),
+    (await mailStarting?.catch(() => undefined))?.stop(),
   ]);
   rmSync(STACK_FILE, { force: true });
   process.exit(code);
@@ -135,6 +139,14 @@ try {
   });
   storageStarting.catch(() => undefined); // awaited below
 
+  // Mail: an SES v2-compatible server on a free loopback port; the functions send to it with
+  // the code that sends to SES (lib/mail/ses.ts). Its GET /store lists every message.
+  let mailPort = await freePort();
+  while (mailPort >= port && mailPort <= port + 2) mailPort = await freePort();
+  const mailUrl = `http://127.0.0.1:${mailPort}`;
+  mailStarting = startLocalSes({ port: mailPort });
+  mailStarting.catch(() => undefined); // awaited below
+
   // Asynchronous invocations (the cleanup worker, media processing) as Lambda runs them:
   // accepted at once, retried, dead-lettered (scripts/lib/local-async.mjs).
   asyncInvocations = startLocalAsync({
@@ -154,7 +166,7 @@ try {
     stdio: ['ignore', 'pipe', 'pipe'],
     // MALLOC_MMAP_THRESHOLD_: as the deployed mediaProcess function (functions/media/functions.json),
     // so the memory of an image's decode goes back when it ends (lib/media/render.ts).
-    env: { ...process.env, DYNAMODB_ENDPOINT: endpoint, S3_ENDPOINT: s3Endpoint, CLEANUP_INVOKE_ENDPOINT: asyncEndpoint, SLS_TELEMETRY_DISABLED: '1', SLS_NOTIFICATIONS_MODE: 'off', STAGE: 'local', MALLOC_MMAP_THRESHOLD_: '131072' },
+    env: { ...process.env, DYNAMODB_ENDPOINT: endpoint, S3_ENDPOINT: s3Endpoint, SES_ENDPOINT: mailUrl, CLEANUP_INVOKE_ENDPOINT: asyncEndpoint, SLS_TELEMETRY_DISABLED: '1', SLS_NOTIFICATIONS_MODE: 'off', STAGE: 'local', MALLOC_MMAP_THRESHOLD_: '131072' },
   });
   const verbose = args.includes('--verbose');
   // Until it is ready, serverless-offline's own start-up chatter is kept back (shown with
@@ -166,7 +178,7 @@ try {
   offline.on('exit', (code) => { if (!stopping) { say(`serverless-offline exited (${code})`); stop(code || 1); } });
 
   var ready = false; // eslint-disable-line no-var
-  const [, , storage] = await Promise.all([table, waitForHttp(`http://127.0.0.1:${port}/`, 120_000), storageStarting]);
+  const [, , storage] = await Promise.all([table, waitForHttp(`http://127.0.0.1:${port}/`, 120_000), storageStarting, mailStarting]);
   // The change stream: feed fan-out and the other background reactions, delivered to the
   // consumer function through serverless-offline's Lambda endpoint, as AWS delivers it.
   stream = startLocalStream({
@@ -178,12 +190,13 @@ try {
     say: (msg) => say(`stream: ${msg}`),
   });
   ready = true;
-  writeFileSync(STACK_FILE, JSON.stringify({ baseUrl: `http://localhost:${port}`, dynamodbEndpoint: endpoint, s3Endpoint, pid: process.pid }, null, 2));
+  writeFileSync(STACK_FILE, JSON.stringify({ baseUrl: `http://localhost:${port}`, dynamodbEndpoint: endpoint, s3Endpoint, mailUrl, pid: process.pid }, null, 2));
   say(`ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   say(`API: http://localhost:${port}`);
   say('change stream: polled and delivered to the streamConsumer function (failures kept in .stream-dead-letters.jsonl)');
   say('asynchronous invocations (cleanup worker, media processing): retried twice, then kept in .async-dead-letters.jsonl');
   say(`media storage (S3-compatible, bucket ${storage.bucket}): ${s3Endpoint}`);
+  say(`mail (SES v2-compatible): every message sent is listed at ${mailUrl}/store`);
   say(`register: curl -s -X POST http://localhost:${port}/auth/register -H 'Content-Type: application/json' -d '{"name":"Hedy Lamarr","username":"hedy","email":"hedy@example.com","password":"frequency hopping"}'`);
   say('demo data: npm run seed');
   say('a token for an existing user: npm run token -- <username> [--scope logs:read]');

@@ -22,5 +22,7 @@ export const loginBody = z.strictObject({
 export const handler = http({ auth: false, body: loginBody }, async ({ body, trace, headers, event }) => {
   const userAgent = userAgentOf(headers['user-agent'] ?? event.requestContext?.http?.userAgent);
   const session = await login(body, { sourceIp: event.requestContext?.http?.sourceIp, userAgent, trace, payload: { body } });
+  // Two-factor sign-in on: no token yet, a challenge for POST /auth/login/2fa (contract section 17).
+  if ('twoFactorRequired' in session) return { body: { ...session } };
   return { body: { message: 'Login successful', ...session } };
 });

@@ -6,6 +6,7 @@ import { refuseClaimed, registerUser } from '../../lib/users/write';
 import { toBaseUser } from '../../lib/users/model';
 import * as f from '../../lib/users/fields';
 import { allSettled } from '../../lib/settle';
+import { mailPut } from '../../lib/mail/outbox';
 
 export const registerBody = z.strictObject({
   name: f.name(),
@@ -22,10 +23,11 @@ export const handler = http({ auth: false, body: registerBody }, async ({ body, 
   // invocation (Lambda freezes the process once the answer is sent).
   const [, passwordHash] = await allSettled([refuseClaimed(profile.username, profile.email), hashPassword(password)]);
   let session: ReturnType<typeof newSession> | undefined;
-  // The first session is put in the registration's own transaction.
+  // The first session and the verification e-mail (contract section 16) are put in the
+  // registration's own transaction.
   const user = await registerUser({ ...profile, passwordHash }, trace, { body }, (u) => {
     session = newSession(u, userAgentOf(headers['user-agent'] ?? event.requestContext?.http?.userAgent));
-    return [sessionPut(session.item)];
+    return [sessionPut(session.item), mailPut({ userId: u.id, to: u.email, kind: 'VERIFY_EMAIL', data: { username: u.username } })];
   });
   return {
     status: 201,

@@ -12,6 +12,7 @@ import { accountJobs } from '../../lib/account/cleanup';
 import { recentReactions } from '../../lib/graph/recent';
 import { likersReactions } from '../../lib/posts/recent-likers';
 import { mediaReactions } from '../../lib/media/reactions';
+import { mailReactions } from '../../lib/mail/reactions';
 
 export const reactions: Reaction[] = [
   ...feedReactions,
@@ -19,6 +20,7 @@ export const reactions: Reaction[] = [
   ...recentReactions,
   ...likersReactions,
   ...mediaReactions,
+  ...mailReactions,
   jobReaction([...feedJobs, ...accountJobs]),
 ];
 

@@ -1,5 +1,5 @@
 // The one place that decides what counts as a secret in a trace log payload.
-const SECRET_KEY = /pass(word)?|secret|token|authorization|cookie|api[-_]?key|credential|hash|salt/i;
+const SECRET_KEY = /pass(word)?|secret|token|authorization|cookie|api[-_]?key|credential|hash|salt|^code$|recovery|challenge|^otp/i;
 export const REDACTED = '[REDACTED]';
 
 /** A deep copy of a JSON-like value with every secret-looking key's value replaced. */

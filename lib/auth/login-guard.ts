@@ -284,3 +284,19 @@ export async function confirmPassword(user: { id: string; passwordHash: string }
   await failed(attempt);
   throw new InvalidCredentials();
 }
+
+/**
+ * A completed two-factor sign-in (contract section 17: only it clears failed checks, a right
+ * password alone does not): the marks of its address, its own among them (no release needed),
+ * leave both counts and its address's lock ends. Other addresses' marks stay.
+ */
+export async function forgiveAddress(attempt: Attempt): Promise<void> {
+  const marks = new Set([...(fromAddress(await readGuard(attempt.key), attempt.address).checks ?? []), attempt.mark]);
+  await db.send(new UpdateCommand({
+    TableName: TABLE,
+    Key: attempt.key,
+    UpdateExpression: 'REMOVE #lock DELETE checks :marks, #from :marks',
+    ExpressionAttributeNames: { '#lock': `${LOCKED_FROM}${attempt.address}`, '#from': `${CHECKS_FROM}${attempt.address}` },
+    ExpressionAttributeValues: { ':marks': marks },
+  }));
+}

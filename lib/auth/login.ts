@@ -25,6 +25,7 @@ import { ownEdgesSeen } from '../graph/hidden';
 import { DUMMY_HASH, deriveKey, keyMatches, saltOf, verifyPassword } from '../users/password';
 import { issue, newSession, sessionPut, type Issued } from './sessions';
 import { admit, failed, release } from './login-guard';
+import { issueChallenge, type Challenged } from './login-challenge';
 
 /** An id no account has (ids are ULIDs of their creation time, never the epoch's). */
 const NO_USER = '00000000000000000000000000';
@@ -45,7 +46,7 @@ export interface LoginContext {
 }
 
 /** Checks the password under the login lock and starts a session: its tokens and the account's own user object. */
-export async function login(input: LoginInput, ctx: LoginContext): Promise<Issued & { user: BaseUser }> {
+export async function login(input: LoginInput, ctx: LoginContext): Promise<(Issued & { user: BaseUser }) | Challenged> {
   const claim = input.identifier.includes('@') ? keys.email(input.identifier) : keys.username(input.identifier);
   // Strongly consistent: logging in right after registering must find the new claim.
   const res = await db.send(new GetCommand({ TableName: TABLE, Key: claim, ConsistentRead: true }));
@@ -84,6 +85,9 @@ export async function login(input: LoginInput, ctx: LoginContext): Promise<Issue
     await release(attempt);
     throw new Forbidden('This account is suspended.');
   }
+  // Two-factor sign-in on (contract section 17): a right password earns a challenge, not a
+  // session. Its check leaves the guards, but the failed checks stay until a sign-in completes.
+  if (user.twoFactorEnabled) return (await allSettled([issueChallenge(user, ctx), release(attempt)]))[0];
   const session = newSession(user, ctx.userAgent);
   const [edges] = await allSettled([
     ownEdgesSeen(user.id, EMBED_LIMIT.single),

@@ -131,11 +131,14 @@ function operation(route: DocRoute): Schema {
   const key = routeKey(route);
   const doc = ROUTE_DOCS[key];
   if (!doc) throw new Error(`lib/openapi/responses.ts has no entry for "${key}"`);
-  const success = doc.raw ?? {
+  const envelope = (body: Record<string, Schema>): Schema => ({
     type: 'object',
-    properties: { success: { type: 'boolean', const: true }, ...doc.body },
-    required: ['success', ...Object.keys(doc.body)],
-  };
+    properties: { success: { type: 'boolean', const: true }, ...body },
+    required: ['success', ...Object.keys(body)],
+  });
+  const success = doc.raw ?? (doc.alternative
+    ? { oneOf: [envelope(doc.body), { ...envelope(doc.alternative.body), description: doc.alternative.when }] }
+    : envelope(doc.body));
   const content = { 'application/json': { schema: success, example: exampleOf(success, { components, owner: key }) } };
   const op: Schema = {
     operationId: route.name,

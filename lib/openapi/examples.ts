@@ -94,6 +94,12 @@ const BY_NAME: Record<string, unknown> = {
   following: [OTHER_USER],
   bookmarks: [POST],
   blocked_users: [],
+  // Two-factor sign-in (RFC 6238's SHA-1 seed, in base32).
+  secret: 'GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ',
+  otpauthUrl: 'otpauth://totp/Aperture:ada.lovelace?issuer=Aperture&secret=GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ&algorithm=SHA1&digits=6&period=30',
+  code: '287082',
+  recoveryCodes: ['k7qdm-2xe4p-vb3sn-w6hja', 'r5tcz-mq2ly-bfj3d-xp4kw'],
+  challenge: `${USER}.xK3v9Qm2LpR8sT1uW4yZ6aB0cD5eF7gH9iJ2kL4mN6o`,
   likes: [OTHER_USER],
   // People and their text.
   name: 'Ada Lovelace',

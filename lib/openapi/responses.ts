@@ -18,6 +18,8 @@ export interface RouteDoc {
   errors?: Record<number, string[]>;
   /** The body is sent as is (not an API envelope). */
   raw?: Schema;
+  /** Another success body with the same status (properties besides `success: true`), and when it is answered: the answer is one of the two. */
+  alternative?: { body: Record<string, Schema>; when: string };
 }
 
 const message: Schema = { type: 'string' };
@@ -29,13 +31,17 @@ const tokens = {
   refreshToken: { type: 'string', description: 'opaque; good for one POST /auth/refresh' },
   expiresIn: { type: 'integer', minimum: 1, description: 'lifetime of token, seconds' },
 };
+const twoFactorRequired = {
+  twoFactorRequired: { type: 'boolean', const: true },
+  challenge: { type: 'string', description: 'for POST /auth/login/2fa: good for 5 minutes and one sign-in' },
+};
 const forbiddenOrMissing = { 403: ['FORBIDDEN'], 404: ['NOT_FOUND'] };
 
 export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'POST /auth/register': {
     summary: 'Create an account; starts a session: answers its tokens and the own user', status: 201, body: { message, ...tokens, user: ref('User') }, errors: { 409: ['USERNAME_TAKEN', 'EMAIL_TAKEN'] } },
   'POST /auth/login': {
-    summary: 'Log in with a username or e-mail address and a password; starts a session (403 for a suspended account, told only after a right password)', status: 200, body: { message, ...tokens, user: ref('User') }, errors: { 401: ['INVALID_CREDENTIALS'], 403: ['FORBIDDEN'], 429: ['TOO_MANY_ATTEMPTS'] } },
+    summary: 'Log in with a username or e-mail address and a password; starts a session (403 for a suspended account, told only after a right password). With two-factor sign-in on, answers a challenge for POST /auth/login/2fa instead', status: 200, body: { message, ...tokens, user: ref('User') }, alternative: { body: twoFactorRequired, when: 'two-factor sign-in is on: no token, a challenge for POST /auth/login/2fa' }, errors: { 401: ['INVALID_CREDENTIALS'], 403: ['FORBIDDEN'], 429: ['TOO_MANY_ATTEMPTS'] } },
   'POST /auth/refresh': {
     summary: 'A new access token and refresh token for a refresh token (each refresh token is good once; a used one ends its session)', status: 200, body: tokens, errors: { 401: ['UNAUTHORIZED'] } },
   'POST /auth/logout': {
@@ -46,6 +52,14 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
     summary: "End one of the caller's sessions", status: 200, body: { message } },
   'POST /auth/password': {
     summary: 'Change the password; ends every other session of the account', status: 200, body: { message }, errors: { 401: ['INVALID_CREDENTIALS'], 429: ['TOO_MANY_ATTEMPTS'] } },
+  'POST /auth/2fa/setup': {
+    summary: 'Begin turning two-factor sign-in on (body: the password): a new TOTP secret, pending until POST /auth/2fa/enable; the secret is never answered again', status: 200, body: { secret: { type: 'string', description: 'the TOTP secret, base32 (160 bits): RFC 6238, SHA-1, 6 digits, 30 s' }, otpauthUrl: { type: 'string', description: 'otpauth://totp/Aperture:<username>?secret=...&issuer=Aperture&algorithm=SHA1&digits=6&period=30, for an authenticator app (as a QR code)' } }, errors: { 401: ['INVALID_CREDENTIALS'], 429: ['TOO_MANY_ATTEMPTS'] } },
+  'POST /auth/2fa/enable': {
+    summary: 'Turn two-factor sign-in on with a first code of the pending secret; answers 10 single-use recovery codes, shown this once', status: 200, body: { recoveryCodes: { type: 'array', items: { type: 'string' }, description: '10 recovery codes (xxxxx-xxxxx-xxxxx-xxxxx), each good once in place of a TOTP code' } }, errors: { 401: ['INVALID_CREDENTIALS'], 429: ['TOO_MANY_ATTEMPTS'] } },
+  'POST /auth/2fa/disable': {
+    summary: 'Turn two-factor sign-in off (body: the password and a TOTP or recovery code); a no-op when it is off', status: 200, body: { message }, errors: { 401: ['INVALID_CREDENTIALS'], 429: ['TOO_MANY_ATTEMPTS'] } },
+  'POST /auth/login/2fa': {
+    summary: 'The second step of a login with two-factor sign-in on: the challenge of POST /auth/login and a TOTP or recovery code; starts a session', status: 200, body: { message, ...tokens, user: ref('User') }, errors: { 401: ['INVALID_CREDENTIALS'], 403: ['FORBIDDEN'], 429: ['TOO_MANY_ATTEMPTS'] } },
 
   'POST /reports': {
     summary: 'Report a post, a comment or an account; one open report per target: the first answers 201, each further reporter adds one to its reporters and answers 200, the same reporter again changes nothing (200)', status: 201, body: { message, report: ref('Report') }, also: { status: 200, when: 'the target has an open report already: a further reporter, or the same one again' }, errors: { 400: ['SELF_ACTION'], 404: ['NOT_FOUND'] } },

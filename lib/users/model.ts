@@ -40,6 +40,8 @@ export interface UserItem {
   deletedAt?: string;
   /** Set while a moderator's suspension stands (contract section 15). */
   suspendedAt?: string;
+  /** True while two-factor sign-in is on (lib/auth/two-factor.ts); shown on the own object only. */
+  twoFactorEnabled?: boolean;
   /**
    * Moves (+1) in the same transaction as every change of the user's follow edges, either
    * direction; absent = 0. The stream keeps `recentFollowers` / `recentFollowing` (the
@@ -72,6 +74,7 @@ export interface BaseUser {
   following: string[];
   bookmarks?: string[];
   blocked_users?: string[];
+  twoFactorEnabled?: boolean;
   createdAt: string;
   updatedAt: string;
 }
@@ -100,6 +103,7 @@ export function toBaseUser(item: UserItem, edges: UserEdges, own: boolean): Base
     email: item.email,
     bookmarks: edges.bookmarks ?? [],
     blocked_users: edges.blocked_users ?? [],
+    twoFactorEnabled: item.twoFactorEnabled === true,
   };
 }
 

@@ -27,3 +27,6 @@ export { refreshRecent } from '../../lib/graph/recent';
 export { refreshLikers, refreshCommentLikers, likersItem, postTarget, commentTarget } from '../../lib/posts/recent-likers';
 export { goneItem } from '../../lib/users/gone';
 export { suspendAccount } from '../../lib/account/suspend';
+export { codeAt, stepAt, newSecret } from '../../lib/auth/totp';
+export { recoveryHash, newRecoveryCodes } from '../../lib/auth/two-factor';
+export { issueChallenge } from '../../lib/auth/login-challenge';

@@ -20,7 +20,7 @@ import { PASSWORD } from './dataset.mjs';
 const mod = (a, n) => ((a % n) + n) % n;
 
 /** Helpers over one loaded data set, shared by the scenarios of a scale. */
-export function scenarioContext(ds, { signToken, runTag, startSession, put, openReports, suspendFresh, keys, newId, referenced = () => new Set() }) {
+export function scenarioContext(ds, { signToken, runTag, startSession, put, openReports, suspendFresh, twoFactorFresh, totp, keys, newId, referenced = () => new Set() }) {
   const tokens = new Map();
   const claimed = new Set();
   const gonePosts = new Set();
@@ -66,6 +66,16 @@ export function scenarioContext(ds, { signToken, runTag, startSession, put, open
     suspendFresh: () => {
       if (!suspendFresh) throw new Error('this scenario context cannot suspend accounts');
       return suspendFresh();
+    },
+    /** A new account with two-factor sign-in `pending` or `on`, written outside the measured call: { id, username, token, secret, recoveryCodes, challenge }. */
+    twoFactorFresh: (state, opts) => {
+      if (!twoFactorFresh) throw new Error('this scenario context cannot make two-factor accounts');
+      return twoFactorFresh(state, opts);
+    },
+    /** The current TOTP code of a secret. */
+    totp: (secret) => {
+      if (!totp) throw new Error('this scenario context cannot make TOTP codes');
+      return totp(secret);
     },
     /** A new session of user i, written outside the measured call: { token, refreshToken, sessionId }. */
     startSession: (i) => {
@@ -176,6 +186,8 @@ const postsOf = (form) => async (ctx, k) => {
 /** The login's refusals: a known account with a wrong password, and an identifier no account holds. */
 export const LOGIN_WRONG = 'wrong password';
 export const LOGIN_UNKNOWN = 'unknown identifier';
+/** The login's first step of an account with two-factor sign-in on: a challenge, no session. */
+export const TWO_FACTOR = 'two-factor on';
 
 /** The ids and usernames a request event names: its token's user, its path parameters, its body's strings. */
 export function namedIn(event) {
@@ -217,6 +229,39 @@ export const scenarios = [
   {
     route: 'POST /auth/login', variant: LOGIN_UNKNOWN, trips: 4, kind: 'write', status: 401,
     request: (ctx, k) => ({ body: { identifier: `nobody_${ctx.runTag}_${ctx.ds.scale.name}_${k}`, password: 'not-the-password' } }),
+  },
+
+  // Two-factor sign-in (contract section 17), each call on a new account of its own
+  // (ctx.twoFactorFresh): setup and disable check the password (one scrypt); the login's two
+  // steps: the right password answering a challenge, then the challenge and a code.
+  {
+    route: 'POST /auth/2fa/setup', trips: 2, kind: 'write',
+    request: async (ctx) => ({ token: (await ctx.twoFactorFresh('pending')).token, body: { password: PASSWORD } }),
+  },
+  {
+    route: 'POST /auth/2fa/enable', trips: 3, kind: 'write',
+    request: async (ctx) => {
+      const u = await ctx.twoFactorFresh('pending');
+      return { token: u.token, body: { code: ctx.totp(u.secret) } };
+    },
+  },
+  {
+    route: 'POST /auth/2fa/disable', trips: 3, kind: 'write',
+    request: async (ctx) => {
+      const u = await ctx.twoFactorFresh('on');
+      return { token: u.token, body: { password: PASSWORD, code: ctx.totp(u.secret) } };
+    },
+  },
+  {
+    route: 'POST /auth/login', variant: TWO_FACTOR, trips: 3, kind: 'write',
+    request: async (ctx) => ({ body: { identifier: (await ctx.twoFactorFresh('on')).username, password: PASSWORD } }),
+  },
+  {
+    route: 'POST /auth/login/2fa', trips: 5, kind: 'write',
+    request: async (ctx) => {
+      const u = await ctx.twoFactorFresh('on', { challenge: true });
+      return { body: { challenge: u.challenge, code: ctx.totp(u.secret) } };
+    },
   },
 
   // Sessions. The list is read before the writes below add sessions to it.

@@ -62,6 +62,7 @@ const BOOKMARKS = 'dynamodb:BatchGetItem'; // the own user's bookmarks are check
 const RELEASE_KEY = 'dynamodb:DeleteItem';
 const OTHER_PATHS: Record<string, string[]> = {
   authLogin: [BOOKMARKS, 'dynamodb:UpdateItem'], // a failed login appends its time to the guard (and may lock)
+  authLoginTwoFactor: [BOOKMARKS], // the own user object's bookmarked posts, as a login's
   authRefresh: ['dynamodb:DeleteItem'], // a used refresh token coming back ends its session
   usersMe: [BOOKMARKS],
   usersEdit: [BOOKMARKS],

@@ -10,6 +10,7 @@ import { db, TABLE } from '../../lib/db/client';
 import * as keys from '../../lib/keys';
 import { call } from '../support/invoke';
 import { makeUser } from '../support/factories';
+import { withTwoFactor } from '../support/two-factor';
 import { handler as me } from '../../functions/users/me';
 import { handler as sessions } from '../../functions/auth/sessions';
 import { keySetJson, ssmServer, type SsmAnswer, type SsmServer } from '../support/ssm-server';
@@ -27,6 +28,15 @@ it('mints a token with a real session, the scope as given and the asked lifetime
   expect((await call(me, 'GET /users/me', { token: t })).status).toBe(200);
   const listed = await call(sessions, 'GET /auth/sessions', { token: t });
   expect(listed.body.sessions.find((s: { current: boolean }) => s.current)).toMatchObject({ _id: claims.sid, userAgent: 'npm run token' });
+});
+
+it('mints a working token for a user with two-factor sign-in on (contract section 17)', async () => {
+  const u = await makeUser();
+  await withTwoFactor(u);
+  const t = await token(u.username);
+  const who = await call(me, 'GET /users/me', { token: t });
+  expect(who.status).toBe(200);
+  expect(who.body.user).toMatchObject({ _id: u.id, twoFactorEnabled: true });
 });
 
 it('mints none for a suspended account (exit 1, saying so): its token would be refused on every request', async () => {

@@ -11,7 +11,7 @@ import { db, TABLE } from '../../lib/db/client';
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { block } from '../support/comment-fixtures';
 
-const PRIVATE = ['email', 'bookmarks', 'blocked_users'];
+const PRIVATE = ['email', 'bookmarks', 'blocked_users', 'twoFactorEnabled'];
 
 describe('GET /users/me', () => {
   it('answers the own base user with its private fields', async () => {

@@ -8,13 +8,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureTable, startDynamoLocal } from '../../scripts/lib/local-dynamodb.mjs';
 import { startLocalS3 } from '../../scripts/lib/local-s3.mjs';
+import { startLocalSes } from '../../scripts/lib/local-ses.mjs';
 
 export const TEST_TABLE = 'aperture-test';
 
 export default async function globalSetup(): Promise<void> {
   const eventsDir = mkdtempSync(join(tmpdir(), 'aperture-s3-events-'));
   let seq = 0;
-  const [db, s3] = await Promise.all([
+  const [db, s3, mail] = await Promise.all([
     startDynamoLocal(),
     startLocalS3({
       onEvent: (event: { Records: { s3: { object: { key: string } } }[] }) => {
@@ -22,6 +23,8 @@ export default async function globalSetup(): Promise<void> {
         writeFileSync(join(eventsDir, `${encodeURIComponent(key)}.${String(++seq).padStart(6, '0')}.json`), JSON.stringify(event));
       },
     }),
+    // The mail server (SES v2-compatible): tests read the messages sent from its GET /store (tests/support/mail.ts).
+    startLocalSes(),
   ]);
   // No change stream on the shared table: no test reads it (the stream tests have tables of
   // their own, tests/support/own-stream-table.ts), and on DynamoDB Local a table with a stream
@@ -32,6 +35,8 @@ export default async function globalSetup(): Promise<void> {
   process.env.S3_ENDPOINT = s3.endpoint;
   process.env.MEDIA_BUCKET = s3.bucket;
   process.env.S3_EVENTS_DIR = eventsDir;
+  process.env.SES_ENDPOINT = mail.endpoint;
   (globalThis as Record<string, unknown>).__DYNAMO__ = db;
   (globalThis as Record<string, unknown>).__S3__ = { stop: () => s3.stop(), eventsDir };
+  (globalThis as Record<string, unknown>).__SES__ = mail;
 }

@@ -47,6 +47,11 @@ export class SchemaChecker {
   check(schema: Schema, value: unknown, path = '$', strict = true): string[] {
     const s = this.resolve(schema);
     const out: string[] = [];
+    // One of several answers: the value must pass one of them whole.
+    if (Array.isArray(s.oneOf)) {
+      const each = (s.oneOf as Schema[]).map((option) => this.check(option, value, path, strict));
+      return each.some((p) => p.length === 0) ? [] : each[0]!;
+    }
     for (const part of (s.allOf as Schema[] | undefined) ?? []) out.push(...this.check(part, value, path, false));
     const t = typeOf(value);
     if (s.type !== undefined) {

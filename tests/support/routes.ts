@@ -28,6 +28,9 @@ import { MODERATE } from '../../lib/reports/reports';
 import { suspendAccount } from '../../lib/account/suspend';
 import { getUser } from '../../lib/users/repo';
 import { handler as reportH } from '../../functions/reports/create';
+import { challengeOf, codeNow, withTwoFactor } from './two-factor';
+import { getItem } from './db';
+import { handler as twoFactorSetupH } from '../../functions/auth/two-factor-setup';
 
 type Handler = ((event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2 | void>) & { spec: RouteSpecLike };
 
@@ -92,6 +95,24 @@ export const FIXTURES: Record<string, Fixture> = {
     // Another session for the change to end; the password stays what `me` knows.
     const s = await loginAgain(me);
     return { body: { currentPassword: me.password, newPassword: me.password }, watch: [keys.session(me.id, s.sessionId)] };
+  },
+  // Two-factor sign-in: accounts of their own (turning it on changes their login), one per route
+  // and caller, made again only when a call that went through changed what the route needs.
+  'POST /auth/2fa/setup': async ({ me }) => {
+    const a = await twoFactorAccount('setup', me, 'off');
+    return { token: a.u.token, owner: a.u.id, body: { password: a.u.password }, watch: [keys.user(a.u.id), keys.twoFactor(a.u.id)] };
+  },
+  'POST /auth/2fa/enable': async ({ me }) => {
+    const a = await twoFactorAccount('enable', me, 'pending');
+    return { token: a.u.token, owner: a.u.id, body: { code: codeNow(a.secret) }, watch: [keys.user(a.u.id), keys.twoFactor(a.u.id)] };
+  },
+  'POST /auth/2fa/disable': async ({ me }) => {
+    const a = await twoFactorAccount('disable', me, 'on');
+    return { token: a.u.token, owner: a.u.id, body: { password: a.u.password, code: a.codes[a.next++] }, watch: [keys.user(a.u.id), keys.twoFactor(a.u.id)] };
+  },
+  'POST /auth/login/2fa': async ({ me }) => {
+    const a = await twoFactorAccount('login', me, 'on');
+    return { body: { challenge: await challengeOf(a.u), code: a.codes[a.next++] }, watch: [keys.twoFactor(a.u.id)] };
   },
   'DELETE /users/me': async () => {
     // An account of its own: the valid call deletes it.
@@ -290,6 +311,32 @@ const third = (role: string) => (u: TestUser) => {
   if (!thirds.has(`${role}:${u.id}`)) thirds.set(`${role}:${u.id}`, makeUser());
   return thirds.get(`${role}:${u.id}`)!;
 };
+// Accounts of the two-factor routes, by route and caller: `off`, a secret `pending`, or `on` with
+// recovery codes left (`next`: the first one no call was given).
+interface TwoFactorAccount { u: TestUser; secret: string; codes: string[]; next: number }
+const twoFactorAccounts = new Map<string, Promise<TwoFactorAccount>>();
+async function twoFactorAccount(role: string, owner: TestUser, state: 'off' | 'pending' | 'on'): Promise<TwoFactorAccount> {
+  const key = `${role}:${owner.id}`;
+  const held = await twoFactorAccounts.get(key);
+  if (held) {
+    const item = await getItem(keys.twoFactor(held.u.id));
+    const fits = state === 'off' ? !item?.secret : state === 'pending' ? item?.pendingSecret === held.secret && !item?.secret : !!item?.secret && held.next < held.codes.length;
+    if (fits) return held;
+  }
+  const made = (async () => {
+    const u = await makeUser();
+    if (state === 'off') return { u, secret: '', codes: [], next: 0 };
+    if (state === 'on') {
+      const { secret, recoveryCodes } = await withTwoFactor(u);
+      return { u, secret, codes: recoveryCodes, next: 0 };
+    }
+    const setup = await call(twoFactorSetupH, 'POST /auth/2fa/setup', { token: u.token, body: { password: u.password } });
+    if (setup.status !== 200) throw new Error(`fixture setup failed: ${setup.status} ${setup.text}`);
+    return { u, secret: setup.body.secret as string, codes: [], next: 0 };
+  })();
+  twoFactorAccounts.set(key, made);
+  return made;
+}
 const strangerOf = third('stranger');
 const friendOf = third('friend');
 

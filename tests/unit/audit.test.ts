@@ -27,6 +27,13 @@ describe('redact', () => {
       .toEqual({ body: { refreshToken: REDACTED, currentPassword: REDACTED, newPassword: REDACTED } });
   });
 
+  it('removes the secrets of two-factor sign-in: the code, the challenge, the secret, the recovery codes, the otpauth URL', () => {
+    expect(redact({ body: { challenge: 'U.c', code: '123456', password: 'pw' }, secret: 'S', recoveryCodes: ['a'], otpauthUrl: 'otpauth://x', pendingSecret: 'P' }))
+      .toEqual({ body: { challenge: REDACTED, code: REDACTED, password: REDACTED }, secret: REDACTED, recoveryCodes: REDACTED, otpauthUrl: REDACTED, pendingSecret: REDACTED });
+    // Only a key that is exactly "code" is a code: an error's code or a post code stays.
+    expect(redact({ errorCode: 'X', postcode: '1000' })).toEqual({ errorCode: 'X', postcode: '1000' });
+  });
+
   it('leaves ordinary values alone and does not modify its input', () => {
     const input = { bio: 'I like tokens of appreciation', n: 3, ok: true, none: null };
     expect(redact(input)).toEqual(input);

@@ -28,6 +28,10 @@ const schema = z.object({
   MEDIA_PUBLIC_URL: z.optional(z.string()),
   S3_ENDPOINT: z.optional(z.string()),
   LOG_DB_CALLS: z._default(z.coerce.number().check(z.nonnegative(), z.lte(1)), 0),
+  APP_URL: z._default(z.string().check(z.minLength(1)), 'http://localhost:3000'),
+  MAIL_FROM: z._default(z.string().check(z.minLength(1)), 'Aperture <no-reply@aperture.local>'),
+  SES_ENDPOINT: z.optional(z.string()),
+  SES_CONFIGURATION_SET: z.optional(z.string()),
 });
 const NAMES = Object.keys(schema.shape);
 
