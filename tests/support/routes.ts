@@ -28,6 +28,8 @@ import { MODERATE } from '../../lib/reports/reports';
 import { suspendAccount } from '../../lib/account/suspend';
 import { getUser } from '../../lib/users/repo';
 import { handler as reportH } from '../../functions/reports/create';
+import { issueToken } from '../../lib/mail/tokens';
+import { newId } from '../../lib/ids';
 
 type Handler = ((event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2 | void>) & { spec: RouteSpecLike };
 
@@ -93,6 +95,21 @@ export const FIXTURES: Record<string, Fixture> = {
     const s = await loginAgain(me);
     return { body: { currentPassword: me.password, newPassword: me.password }, watch: [keys.session(me.id, s.sessionId)] };
   },
+  // E-mail (contract section 16): tokens made as the stream's mail reaction makes them, for
+  // accounts of their own (a verification changes the account; a reset ends every session).
+  'POST /auth/verify-email': async () => {
+    const u = await makeUser();
+    const token = await issueToken({ kind: 'VERIFY', userId: u.id, address: u.email, mailId: newId() });
+    return { body: { token }, watch: [keys.user(u.id)] };
+  },
+  'POST /auth/verify-email/resend': () => ({}),
+  'POST /auth/password/forgot': ({ me }) => ({ body: { email: me.email } }),
+  'POST /auth/password/reset': async () => {
+    const u = await makeUser();
+    const token = await issueToken({ kind: 'RESET', userId: u.id, address: u.email, mailId: newId() });
+    return { body: { token, newPassword: 'a new password 1' }, watch: [keys.user(u.id)] };
+  },
+  'POST /users/me/email': ({ me }) => ({ body: { email: `${uniq('ne')}@example.test`, password: me.password } }),
   'DELETE /users/me': async () => {
     // An account of its own: the valid call deletes it.
     const u = await makeUser();
