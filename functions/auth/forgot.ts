@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { http } from '../../lib/http';
-import { requestReset } from '../../lib/auth/recovery';
+import { requestReset } from '../../lib/auth/forgot';
 import * as f from '../../lib/users/fields';
 
 export const forgotBody = z.strictObject({

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { http } from '../../lib/http';
-import { requestEmailChange } from '../../lib/auth/email';
+import { requestEmailChange } from '../../lib/auth/email-change';
 import * as f from '../../lib/users/fields';
 
 export const changeEmailBody = z.strictObject({

@@ -1,5 +1,6 @@
 // The account's address (contract section 16): verification (POST /auth/verify-email), its
-// resend (POST /auth/verify-email/resend) and the e-mail change (POST /users/me/email). Every
+// resend (POST /auth/verify-email/resend) and the e-mail change's confirmation (its request:
+// ./email-change.ts, POST /users/me/email). Every
 // e-mail goes through the outbox (lib/mail/outbox.ts), in the transaction of the change it
 // reports; its token is made when the stream sends it (lib/mail/tokens.ts).
 //
@@ -18,15 +19,14 @@ import { Conflict, InvalidToken, TooManyAttempts } from '../errors';
 import { logItem } from '../audit/records';
 import type { TraceContext } from '../audit/context';
 import type { UserItem } from '../users/model';
-import { claimItem, nextTimestamp, upgradeHash } from '../users/write';
+import { claimItem, nextTimestamp } from '../users/write';
 import { mailPut } from '../mail/outbox';
-import { readToken, spendToken, voidTokens, TOKEN_LIFETIME_MS } from '../mail/tokens';
+import { readToken, spendToken, voidTokens } from '../mail/tokens';
 import { admitMail, RESEND_RATE } from '../mail/rate';
 import type { Caller } from './caller';
-import { admit, confirmPassword, release, withdraw } from './login-guard';
 import { allSettled } from '../settle';
 
-const emailTaken = () => new Conflict('EMAIL_TAKEN', 'An account with this e-mail address already exists.');
+export const emailTaken = () => new Conflict('EMAIL_TAKEN', 'An account with this e-mail address already exists.');
 
 interface PendingEmail {
   address: string;
@@ -34,7 +34,7 @@ interface PendingEmail {
   validUntil: number;
 }
 
-const readItem = async <T>(key: { PK: string; SK: string }): Promise<T | undefined> =>
+export const readItem = async <T>(key: { PK: string; SK: string }): Promise<T | undefined> =>
   (await db.send(new GetCommand({ TableName: TABLE, Key: key, ConsistentRead: true }))).Item as T | undefined;
 
 /** The user item's update of a verification: conditioned on the address the token was sent to. */
@@ -127,39 +127,6 @@ export async function resendVerification(caller: Caller, trace: TraceContext, pa
     logItem(trace, { type: 'VERIFICATION_RESENT', description: `User @${user.username} asked for a new verification e-mail.`, actorId: user.id, payload }),
   ]);
   return 'sent';
-}
-
-/**
- * POST /users/me/email: the password checked under the login lock (a wrong one is 401 and counts),
- * the address refused if any account holds it (409, the caller's own included), then the pending
- * change recorded and the confirmation queued to the new address. The account keeps its address.
- */
-export async function requestEmailChange(
-  caller: Caller, input: { email: string; password: string },
-  ctx: { sourceIp: string | undefined; trace: TraceContext; payload: Record<string, unknown> },
-): Promise<void> {
-  const email = input.email.toLowerCase();
-  const admitted = admit({ userId: caller.userId }, ctx.sourceIp);
-  const [{ user, attempt }, claim] = await allSettled([
-    caller.user().catch((err) => withdraw(admitted, err)).then(async (user) => ({ user, attempt: await confirmPassword(user, input.password, admitted) })),
-    readItem<{ userId: string }>(keys.email(email)),
-    admitted,
-  ]);
-  // A right password: the lock's mark goes, and a hash of weaker parameters is replaced.
-  await allSettled([release(attempt), upgradeHash(user, input.password)]);
-  if (claim) throw emailTaken();
-  const now = Date.now();
-  const pending = { ...keys.pendingEmail(user.id), type: 'PENDING_EMAIL', address: email, validUntil: now + TOKEN_LIFETIME_MS.EMAIL_CHANGE, expiresAt: Math.floor(now / 1000) + 2 * 86_400 };
-  await transact([
-    { op: { Put: { TableName: TABLE, Item: pending } } },
-    mailPut({ userId: user.id, to: email, kind: 'EMAIL_CHANGE', data: { username: user.username } }),
-    logItem(ctx.trace, {
-      type: 'EMAIL_CHANGE_REQUESTED',
-      description: `User @${user.username} asked to change their e-mail address.`,
-      actorId: user.id,
-      payload: ctx.payload,
-    }),
-  ]);
 }
 
 /** Queues the "your password was changed" notice (a password change, a reset). */

@@ -1,15 +1,9 @@
-// Password recovery (contract section 16). `forgot` never tells whether an address has an
-// account, by construction: whatever the address, the request validates the body, writes one
-// item (a reset request under a fresh id, holding the address) and answers 202. The change
-// stream decides the rest (lib/mail/reactions.ts answerResetRequest: the lookup, the limit of
-// 3 per account per hour, the e-mail). `reset` spends the token and, in one transaction, sets
-// the new hash, ends every session (the epoch moves: every token gets 401 at once), lifts the
+// Password recovery (contract section 16): the reset (`forgot` is ./forgot.ts). `reset` spends
+// the token and, in one transaction, sets the new hash, ends every session (the epoch moves: every token gets 401 at once), lifts the
 // login lock (the account's guard item deleted: its failed checks forgotten), marks the
 // address verified and queues the "your password was changed" notice. It signs nobody in.
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { db, TABLE } from '../db/client';
+import { TABLE } from '../db/client';
 import * as keys from '../keys';
-import { newId } from '../ids';
 import { InvalidToken } from '../errors';
 import type { TraceContext } from '../audit/context';
 import { getUser } from '../users/repo';
@@ -19,18 +13,6 @@ import { readToken, spendToken } from '../mail/tokens';
 import { allSettled } from '../settle';
 import { endAllSessions } from './sessions';
 import { passwordChangedMail } from './email';
-
-/** How long an unanswered reset request is kept (the stream answers it within seconds, then deletes it). */
-const REQUEST_KEEP_SECONDS = 86_400;
-
-/** POST /auth/password/forgot: the one write, the same for every address. */
-export async function requestReset(email: string): Promise<void> {
-  const id = newId();
-  await db.send(new PutCommand({
-    TableName: TABLE,
-    Item: { ...keys.resetRequest(id), type: 'RESET_REQUEST', id, email: email.toLowerCase(), expiresAt: Math.floor(Date.now() / 1000) + REQUEST_KEEP_SECONDS },
-  }));
-}
 
 /** POST /auth/password/reset. */
 export async function resetPassword(token: string, newPassword: string, trace: TraceContext, payload: Record<string, unknown>): Promise<void> {
