@@ -171,6 +171,20 @@ function build({ service: svc, stage, naming, resources, functionNames, asyncNam
     });
   }
 
+  // SES's account reputation (resources/mail.yml: the configuration set enables its metrics).
+  // SES reviews an account at a 5% bounce rate or a 0.1% complaint rate: told before.
+  if (resources.MailConfigurationSet) {
+    for (const [metric, word, threshold, description] of [
+      ['Reputation.BounceRate', 'bounce-rate', 0.04, 'The SES account\'s bounce rate is over 4%'],
+      ['Reputation.ComplaintRate', 'complaint-rate', 0.0008, 'The SES account\'s complaint rate is over 0.08%'],
+    ]) {
+      out[`Mail${word === 'bounce-rate' ? 'BounceRate' : 'ComplaintRate'}Alarm`] = alarm(`${prefix}-ses-${word}`, `${description} (docs/OPERATIONS.md, "ses-${word}").`, {
+        Namespace: 'AWS/SES', MetricName: metric, Statistic: 'Maximum', Period: 3600,
+        EvaluationPeriods: 1, Threshold: threshold, ComparisonOperator: 'GreaterThanThreshold',
+      });
+    }
+  }
+
   out.Dashboard = dashboard({ prefix, stage, naming, functionNames, streamConsumers, queues, tableName, alarmIds: Object.keys(out).filter((k) => k.endsWith('Alarm')) });
   return {
     resources: out,

@@ -151,6 +151,34 @@ function s3Statements(prefixes, bucket) {
 }
 
 /**
+ * The SES actions of each function (iam.json `ses`: function -> actions), on the stage's
+ * identity and configuration set (resources/mail.yml) only.
+ */
+function sesDeclarations(serviceDir, functionNames) {
+  const { ses = {} } = read(serviceDir);
+  const problems = [];
+  for (const [name, actions] of Object.entries(ses)) {
+    if (name === 'comment') continue;
+    if (!functionNames.includes(name)) problems.push(`resources/iam.json gives SES actions to "${name}", which is not a function`);
+    for (const a of actions) if (!/^ses:[A-Z][A-Za-z]+$/.test(a)) problems.push(`function "${name}": "${a}" is not one SES action`);
+  }
+  if (problems.length) throw new Error(`Per-function IAM: ${problems.join('; ')}`);
+  return Object.fromEntries(Object.entries(ses).filter(([n]) => n !== 'comment'));
+}
+
+function sesStatements(actions) {
+  if (!actions) return [];
+  return [{
+    Effect: 'Allow',
+    Action: [...actions].sort(),
+    Resource: [
+      { 'Fn::Sub': 'arn:${AWS::Partition}:ses:${AWS::Region}:${AWS::AccountId}:identity/${MailIdentity}' },
+      { 'Fn::Sub': 'arn:${AWS::Partition}:ses:${AWS::Region}:${AWS::AccountId}:configuration-set/${MailConfigurationSet}' },
+    ],
+  }];
+}
+
+/**
  * The functions that read the JWT key set (lib/auth/keys.ts): every function with an HTTP API
  * route, since lib/http verifies the caller's token (and, on a failed public request, the
  * token of the trace record's actor), except those iam.json `jwtKeys.except` names (handlers
@@ -209,6 +237,7 @@ class PerFunctionIam {
     const declared = declarations(sls.serviceDir ?? sls.config.servicePath, names);
     const invoke = invocations(sls.serviceDir ?? sls.config.servicePath, names);
     const s3 = s3Declarations(sls.serviceDir ?? sls.config.servicePath, names);
+    const ses = sesDeclarations(sls.serviceDir ?? sls.config.servicePath, names);
     const bucket = service.provider.environment?.MEDIA_BUCKET;
     // The local stage has no parameter (its keys are config/local.json's) and no roles to speak of.
     const keyParameter = service.provider.environment?.JWT_KEYS_PARAMETER;
@@ -250,6 +279,7 @@ class PerFunctionIam {
                 ...destinationStatements(service.getFunction(name)),
                 ...tracingStatements(service.provider, service.getFunction(name)),
                 ...s3Statements(s3[name], bucket),
+                ...sesStatements(ses[name]),
                 ...(keyReaders.includes(name) ? jwtKeyStatements(keyParameter) : []),
               ],
             },
@@ -276,4 +306,5 @@ module.exports = PerFunctionIam;
 module.exports.declarations = declarations;
 module.exports.invocations = invocations;
 module.exports.s3Declarations = s3Declarations;
+module.exports.sesDeclarations = sesDeclarations;
 module.exports.jwtKeyReaders = jwtKeyReaders;

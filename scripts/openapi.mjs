@@ -8,7 +8,6 @@
 import { build } from 'esbuild';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT, routes } from './lib/manifests.mjs';
 
@@ -36,12 +35,15 @@ export async function generate() {
     `export const routes = ${JSON.stringify(list)};`,
     `export const document = buildDocument(routes.map((r) => ({ ...r, spec: mods[r.file][r.exportName].spec })));`,
   ].join('\n');
-  const dir = mkdtempSync(join(tmpdir(), 'aperture-openapi-'));
+  // Inside the repository, so that the external native packages resolve from its node_modules.
+  const dir = mkdtempSync(join(ROOT, '.esbuild-openapi-'));
   try {
     const outfile = join(dir, 'openapi.cjs');
     await build({
       stdin: { contents: entry, resolveDir: ROOT, loader: 'ts', sourcefile: 'openapi-entry.ts' },
       bundle: true, platform: 'node', format: 'cjs', target: 'node22', outfile, logLevel: 'error',
+      // Native packages load from node_modules, as every bundle leaves them (serverless.yml).
+      external: ['sharp', '@node-rs/argon2'],
     });
     return createRequire(import.meta.url)(outfile).document;
   } finally {

@@ -120,6 +120,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/auth/password/forgot": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Ask for a password reset e-mail (public): the same answer for every address; a known address gets one, at most 3 per account per hour */
+        post: operations["authForgot"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/password/reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Set a new password with a reset token (public): ends every session, lifts the login lock, verifies the address, signs nobody in */
+        post: operations["authReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/auth/refresh": {
         parameters: {
             query?: never;
@@ -183,6 +217,40 @@ export interface paths {
         post?: never;
         /** End one of the caller's sessions */
         delete: operations["authEndSession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/verify-email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Present a verification or e-mail change token (public): the address it was sent to becomes the account's verified address; an e-mail change switches the account to it atomically */
+        post: operations["authVerifyEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/verify-email/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A new verification e-mail to the address awaiting verification (the new one of a pending e-mail change, else the unverified address); at most 5 in 24 hours */
+        post: operations["authResendVerification"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -797,6 +865,23 @@ export interface paths {
         post?: never;
         /** Delete the account (body: its password): at once every token of it is refused, its profile, posts and comments answer 404 and leave every list, its username and e-mail are free; within 60 s no item of it remains and every counter it touched is exact */
         delete: operations["usersDelete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/me/email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Ask to change the e-mail address (body: the new address and the password): a confirmation goes to the new address; the account keeps its address until it is confirmed */
+        post: operations["usersEmail"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -2587,6 +2672,299 @@ export interface operations {
             };
         };
     };
+    authForgot: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
+                traceparent?: components["parameters"]["Traceparent"];
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
+                "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
+                "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
+                "X-Step-Id"?: components["parameters"]["XStepId"];
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
+                "X-Trace-Id"?: components["parameters"]["XTraceId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description JSON, at most 100 KiB. Text is trimmed before it is checked; lengths count Unicode code points. Unknown fields are refused. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "ada@example.com"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: email
+                     * @description trimmed; at most 254 characters; stored lower-cased
+                     */
+                    email: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Done."
+                     *     }
+                     */
+                    "application/json": {
+                        message: string;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Bad request: VALIDATION_ERROR, INVALID_JSON */
+            400: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    authReset: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
+                traceparent?: components["parameters"]["Traceparent"];
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
+                "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
+                "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
+                "X-Step-Id"?: components["parameters"]["XStepId"];
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
+                "X-Trace-Id"?: components["parameters"]["XTraceId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description JSON, at most 100 KiB. Text is trimmed before it is checked; lengths count Unicode code points. Unknown fields are refused. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "token": "eyJhbGciOiJFUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIwMUpROFo2VzRUNU4ySzdNOVAzUjVWOFgwQSJ9.c2lnbmF0dXJl",
+                 *       "newPassword": "staple paper clip"
+                 *     }
+                 */
+                "application/json": {
+                    /** Format: password */
+                    newPassword: string;
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Done."
+                     *     }
+                     */
+                    "application/json": {
+                        message: string;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Bad request: VALIDATION_ERROR, INVALID_JSON, INVALID_TOKEN */
+            400: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     authRefresh: {
         parameters: {
             query?: never;
@@ -3266,6 +3644,358 @@ export interface operations {
                      *       "success": false,
                      *       "message": "A request body must be sent with Content-Type: application/json.",
                      *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    authVerifyEmail: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
+                traceparent?: components["parameters"]["Traceparent"];
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
+                "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
+                "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
+                "X-Step-Id"?: components["parameters"]["XStepId"];
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
+                "X-Trace-Id"?: components["parameters"]["XTraceId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description JSON, at most 100 KiB. Text is trimmed before it is checked; lengths count Unicode code points. Unknown fields are refused. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "token": "eyJhbGciOiJFUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIwMUpROFo2VzRUNU4ySzdNOVAzUjVWOFgwQSJ9.c2lnbmF0dXJl"
+                 *     }
+                 */
+                "application/json": {
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Done."
+                     *     }
+                     */
+                    "application/json": {
+                        message: string;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Bad request: VALIDATION_ERROR, INVALID_JSON, INVALID_TOKEN */
+            400: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: EMAIL_TAKEN */
+            409: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "An account with this e-mail address already exists.",
+                     *       "code": "EMAIL_TAKEN"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    authResendVerification: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
+                traceparent?: components["parameters"]["Traceparent"];
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
+                "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
+                "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
+                "X-Step-Id"?: components["parameters"]["XStepId"];
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
+                "X-Trace-Id"?: components["parameters"]["XTraceId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: nothing awaits verification: nothing is sent */
+            200: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Done."
+                     *     }
+                     */
+                    "application/json": {
+                        message: string;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Accepted */
+            202: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Done."
+                     *     }
+                     */
+                    "application/json": {
+                        message: string;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Bad request: VALIDATION_ERROR, INVALID_JSON */
+            400: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: UNAUTHORIZED */
+            401: {
+                headers: {
+                    /** @example Bearer */
+                    "WWW-Authenticate"?: "Bearer";
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts: TOO_MANY_ATTEMPTS */
+            429: {
+                headers: {
+                    /**
+                     * @description seconds
+                     * @example 900
+                     */
+                    "Retry-After"?: number;
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Too many failed logins. Try again later.",
+                     *       "code": "TOO_MANY_ATTEMPTS"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -10641,6 +11371,213 @@ export interface operations {
                      *       "success": false,
                      *       "message": "A valid Bearer token is required.",
                      *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts: TOO_MANY_ATTEMPTS */
+            429: {
+                headers: {
+                    /**
+                     * @description seconds
+                     * @example 900
+                     */
+                    "Retry-After"?: number;
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Too many failed logins. Try again later.",
+                     *       "code": "TOO_MANY_ATTEMPTS"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    usersEmail: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
+                traceparent?: components["parameters"]["Traceparent"];
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
+                "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
+                "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
+                "X-Step-Id"?: components["parameters"]["XStepId"];
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
+                "X-Trace-Id"?: components["parameters"]["XTraceId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description JSON, at most 100 KiB. Text is trimmed before it is checked; lengths count Unicode code points. Unknown fields are refused. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "ada@example.com",
+                 *       "password": "correct horse battery"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: email
+                     * @description trimmed; at most 254 characters; stored lower-cased
+                     */
+                    email: string;
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Done."
+                     *     }
+                     */
+                    "application/json": {
+                        message: string;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Bad request: VALIDATION_ERROR, INVALID_JSON */
+            400: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: UNAUTHORIZED, INVALID_CREDENTIALS */
+            401: {
+                headers: {
+                    /** @example Bearer */
+                    "WWW-Authenticate"?: "Bearer";
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: EMAIL_TAKEN */
+            409: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "An account with this e-mail address already exists.",
+                     *       "code": "EMAIL_TAKEN"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];

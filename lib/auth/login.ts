@@ -21,6 +21,7 @@ import type { TraceContext } from '../audit/context';
 import { getUser, EMBED_LIMIT } from '../users/repo';
 import { toBaseUser, type BaseUser } from '../users/model';
 import { saltClaim } from '../users/write';
+import { upgradeHash } from '../users/rehash';
 import { ownEdgesSeen } from '../graph/hidden';
 import { DUMMY_HASH, deriveKey, keyMatches, saltOf, verifyPassword } from '../users/password';
 import { issue, newSession, sessionPut, type Issued } from './sessions';
@@ -96,6 +97,8 @@ export async function login(input: LoginInput, ctx: LoginContext): Promise<(Issu
     // A claim without the hash's salt (written before claims kept it, or left behind by a race)
     // takes it now, unless it changed since it was read, so the next login hashes early.
     saltOf(user.passwordHash) === salt ? undefined : saltClaim(claim, user.id, user.passwordHash, { seen: seenSalt }),
+    // A hash of weaker parameters is replaced now that the password is known (contract section 3).
+    upgradeHash(user, input.password),
     // The new session and the record of the login, in one transaction.
     transact([
       sessionPut(session.item),

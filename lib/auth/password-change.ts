@@ -8,6 +8,7 @@ import { saltClaims } from '../users/write';
 import { hashPassword } from '../users/password';
 import { admit, confirmPassword, release, withdraw } from './login-guard';
 import { endAllSessions, sessionKeys } from './sessions';
+import { passwordChangedMail } from './email';
 
 export async function changePassword(
   caller: Caller, passwords: { currentPassword: string; newPassword: string }, ctx: { /** The connection's address as API Gateway gives it (never a header such as X-Forwarded-For): the lock counts per address. */
@@ -43,6 +44,8 @@ export async function changePassword(
     expect: { passwordHash: user.passwordHash },
     onConflict: () => new InvalidCredentials(),
     purge: sessions,
+    // The "your password was changed" notice (contract section 16), queued with the change.
+    extra: [passwordChangedMail(user)],
     // The claims carry the hash's salt, so that logins hash beside their read of the user item.
     afterCommit: () => saltClaims(user, passwordHash),
   })]);

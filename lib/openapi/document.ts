@@ -146,7 +146,7 @@ function operation(route: DocRoute): Schema {
     summary: doc.summary,
     parameters: parameters(route),
     responses: {
-      [String(doc.status)]: { description: doc.status === 201 ? 'Created' : 'OK', headers: traceHeader, content },
+      [String(doc.status)]: { description: doc.status === 201 ? 'Created' : doc.status === 202 ? 'Accepted' : 'OK', headers: traceHeader, content },
       ...(doc.also ? { [String(doc.also.status)]: { description: `OK: ${doc.also.when}`, headers: traceHeader, content } } : {}),
       ...errorResponses(route, doc.errors),
     },

@@ -9,7 +9,7 @@ type Schema = Record<string, unknown>;
 
 export interface RouteDoc {
   summary: string;
-  status: 200 | 201;
+  status: 200 | 201 | 202;
   /** A second success status with the same body (a repeat that creates nothing), and when it is answered. */
   also?: { status: 200; when: string };
   /** Properties of the success body besides `success: true`. */
@@ -50,6 +50,16 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
     summary: "The caller's live sessions, newest first", status: 200, body: { sessions: list('Session') } },
   'DELETE /auth/sessions/{session_id}': {
     summary: "End one of the caller's sessions", status: 200, body: { message } },
+  'POST /auth/verify-email': {
+    summary: 'Present a verification or e-mail change token (public): the address it was sent to becomes the account\'s verified address; an e-mail change switches the account to it atomically', status: 200, body: { message }, errors: { 400: ['INVALID_TOKEN'], 409: ['EMAIL_TAKEN'] } },
+  'POST /auth/verify-email/resend': {
+    summary: 'A new verification e-mail to the address awaiting verification (the new one of a pending e-mail change, else the unverified address); at most 5 in 24 hours', status: 202, body: { message }, also: { status: 200, when: 'nothing awaits verification: nothing is sent' }, errors: { 429: ['TOO_MANY_ATTEMPTS'] } },
+  'POST /auth/password/forgot': {
+    summary: 'Ask for a password reset e-mail (public): the same answer for every address; a known address gets one, at most 3 per account per hour', status: 202, body: { message } },
+  'POST /auth/password/reset': {
+    summary: 'Set a new password with a reset token (public): ends every session, lifts the login lock, verifies the address, signs nobody in', status: 200, body: { message }, errors: { 400: ['INVALID_TOKEN'] } },
+  'POST /users/me/email': {
+    summary: 'Ask to change the e-mail address (body: the new address and the password): a confirmation goes to the new address; the account keeps its address until it is confirmed', status: 202, body: { message }, errors: { 401: ['INVALID_CREDENTIALS'], 409: ['EMAIL_TAKEN'], 429: ['TOO_MANY_ATTEMPTS'] } },
   'POST /auth/password': {
     summary: 'Change the password; ends every other session of the account', status: 200, body: { message }, errors: { 401: ['INVALID_CREDENTIALS'], 429: ['TOO_MANY_ATTEMPTS'] } },
   'POST /auth/2fa/setup': {

@@ -13,7 +13,7 @@ import { diffState } from '../audit/diff';
 import type { TraceContext } from '../audit/context';
 import type { EditableField, UserItem } from './model';
 import { searchTerms, termKey, type SearchTerm } from './search-terms';
-import { saltOf } from './password';
+import { saltOf } from './hash-form';
 import { logger } from '../log';
 
 const usernameTaken = () => new Conflict('USERNAME_TAKEN', 'This username is already taken.');

@@ -72,7 +72,9 @@ export function partOf(input) {
 
 /** Builds one entry; `parts` is its bytes by partOf, from esbuild's metafile. */
 export async function bundle(root, entry, outfile) {
-  const res = await build({ ...ESBUILD, plugins: pluginsOf(root), absWorkingDir: root, entryPoints: [join(root, entry)], outfile, logLevel: 'error', metafile: true });
+  // serverless.yml custom.esbuild.exclude: native packages stay external (deployed, each is added
+  // to the zips that need it: resources/sharp-package.js, argon2-package.js).
+  const res = await build({ ...ESBUILD, external: ['sharp', '@node-rs/argon2'], plugins: pluginsOf(root), absWorkingDir: root, entryPoints: [join(root, entry)], outfile, logLevel: 'error', metafile: true });
   const parts = {};
   for (const out of Object.values(res.metafile.outputs)) {
     for (const [input, { bytesInOutput }] of Object.entries(out.inputs)) parts[partOf(input)] = (parts[partOf(input)] ?? 0) + bytesInOutput;

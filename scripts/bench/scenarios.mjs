@@ -15,6 +15,7 @@
 // RCU over the floor is what the design reads beyond the answer (block lists, counters...).
 // `warmup` overrides the run's warm-up where the data set has fewer fresh targets than 200.
 
+import { createHash, randomBytes } from 'node:crypto';
 import { PASSWORD } from './dataset.mjs';
 
 const mod = (a, n) => ((a % n) + n) % n;
@@ -156,6 +157,21 @@ const ITEM_RCU = 1; // one listed item of <= 4 KB, read from the table (strongly
 const distinct = (xs) => new Set(xs.filter(Boolean)).size;
 const idOf = (x) => (x && typeof x === 'object' ? x._id ?? x.id : x);
 const bearer = async (ctx, i) => ({ token: await ctx.token(i) });
+/**
+ * A token of an e-mail (contract section 16) for user i, put as the stream's mail reaction puts
+ * it (lib/mail/tokens.ts issueToken): its item by the SHA-256 of the token, and the account's
+ * current token of the kind naming it.
+ */
+async function mailToken(ctx, i, kind) {
+  const u = ctx.user(i);
+  const token = `${u.id}.${randomBytes(32).toString('base64url')}`;
+  const hash = createHash('sha256').update(token).digest('base64url');
+  const mailId = ctx.newId();
+  const expiresAt = Math.floor(Date.now() / 1000) + 2 * 86_400;
+  await ctx.put({ ...ctx.keys.mailToken(u.id, hash), type: 'MAIL_TOKEN', kind, userId: u.id, address: u.email, hash, mailId, validUntil: Date.now() + 3_600_000, expiresAt });
+  await ctx.put({ ...ctx.keys.currentMailToken(u.id, kind), type: 'MAIL_TOKEN_CURRENT', hash, mailId, address: u.email, expiresAt });
+  return token;
+}
 const text = (k) => `Benchmark text ${k}`;
 const liveTop = (ctx, post) => post.comments.filter((c) => !ctx.goneComments.has(c.id));
 
@@ -262,6 +278,26 @@ export const scenarios = [
       const u = await ctx.twoFactorFresh('on', { challenge: true });
       return { body: { challenge: u.challenge, code: ctx.totp(u.secret) } };
     },
+  },
+  // E-mail (contract section 16). forgot answers the same for a known and an unknown address
+  // (one Put each, by construction); the stream does the rest, outside the measured request.
+  {
+    route: 'POST /auth/password/forgot', variant: 'known address', kind: 'write', status: 202,
+    request: (ctx, k) => ({ body: { email: ctx.user(k * 13 + 8).email } }),
+  },
+  {
+    route: 'POST /auth/password/forgot', variant: 'unknown address', kind: 'write', status: 202,
+    request: (ctx, k) => ({ body: { email: `nobody_${ctx.runTag}_${ctx.ds.scale.name}_${k}@bench.test` } }),
+  },
+  {
+    route: 'POST /auth/verify-email', kind: 'write',
+    request: async (ctx, k) => ({ body: { token: await mailToken(ctx, ctx.freeUser(k * 13 + 4), 'VERIFY') } }),
+  },
+  // Users no verification above names (k * 13 + 6): unverified, so each call queues an e-mail.
+  { route: 'POST /auth/verify-email/resend', kind: 'write', status: 202, request: (ctx, k) => bearer(ctx, k * 13 + 6) },
+  {
+    route: 'POST /users/me/email', kind: 'write', status: 202,
+    request: async (ctx, k) => ({ ...(await bearer(ctx, k * 13 + 10)), body: { email: `moved_${ctx.runTag}_${ctx.ds.scale.name}_${k}@bench.test`, password: PASSWORD } }),
   },
 
   // Sessions. The list is read before the writes below add sessions to it.
@@ -601,6 +637,11 @@ export const scenarios = [
   // before them (scripts/bench.mjs). A password change (to the same password, so that logins
   // keep working) ends every other session of its user: the sessions the scenarios above
   // started are deleted with it.
+  // A reset ends every session of its account, and sets the same password again.
+  {
+    route: 'POST /auth/password/reset', kind: 'write', late: true,
+    request: async (ctx, k) => ({ body: { token: await mailToken(ctx, ctx.freeUser(k * 7 + 3), 'RESET'), newPassword: PASSWORD } }),
+  },
   {
     route: 'POST /auth/password', kind: 'write', late: true,
     request: async (ctx, k) => ({ ...(await bearer(ctx, ctx.freeUser(k * 7 + 5))), body: { currentPassword: PASSWORD, newPassword: PASSWORD } }),

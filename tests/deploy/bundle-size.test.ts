@@ -31,8 +31,8 @@ export const handler = async (event) => (await db.send(new GetCommand({ TableNam
 const options: BuildOptions = {
   bundle: true, minify: true, sourcemap: false, target: 'node22', platform: 'node', format: 'cjs',
   mainFields: ['module', 'main'], write: false, logLevel: 'silent', plugins,
-  // serverless.yml custom.esbuild.exclude: sharp is native, shipped apart (resources/sharp-package.js).
-  external: ['sharp'],
+  // serverless.yml custom.esbuild.exclude: sharp and argon2 are native, shipped apart (resources/sharp-package.js, argon2-package.js).
+  external: ['sharp', '@node-rs/argon2'],
 };
 
 async function size(entry: { file?: string; contents?: string }): Promise<number> {

@@ -26,6 +26,7 @@ const indexNames: string[] = table.GlobalSecondaryIndexes.map((ix: { IndexName: 
 /** The on-failure queue of every asynchronous consumer (docs/OPERATIONS.md, "Failed background work"). */
 const ON_FAILURE_QUEUE: Record<string, string> = {
   streamConsumer: 'StreamFailureQueue', cleanupWorker: 'CleanupFailureQueue', cleanupSweeper: 'SweepFailureQueue', mediaProcess: 'MediaFailureQueue',
+  mailSuppress: 'MailFailureQueue',
 };
 
 let dir: string;
@@ -187,6 +188,8 @@ it('packages the prod stage offline into a template with all of it', () => {
         invokers.push(name);
         continue;
       }
+      // SES: the stream consumer's sends ("e-mail (contract section 16)" below).
+      if (s.Action.some((a) => a.startsWith('ses:'))) continue;
       for (const a of s.Action) { expect(a).toMatch(/^dynamodb:[A-Za-z]+$/); dynamo.add(a); }
       for (const r of s.Resource) expect([tableArn, ...indexArns]).toContainEqual(r);
       if (s.Resource.some((r) => JSON.stringify(r).includes('/index/'))) expect(s.Action).toEqual(['dynamodb:Query']);
@@ -274,6 +277,79 @@ describe('node flags: every function\'s runtime starts through resources/node-fl
   });
 });
 
+describe('e-mail (contract section 16)', () => {
+  const roleOf = (name: string) => {
+    const fn = ofType('AWS::Lambda::Function').find(([, f]) => f.Properties.FunctionName === `aperture-prod-${name}`)!;
+    return resources[fn[1].Properties.Role['Fn::GetAtt'][0]]!;
+  };
+  const sesStatementsOf = (name: string) => roleOf(name).Properties.Policies[0].PolicyDocument.Statement
+    .filter((st: { Action: string[] }) => st.Action.some((a) => a.startsWith('ses:')));
+
+  it('deploys the SES identity of MAIL_FROM\'s domain, a configuration set whose bounces and complaints reach the suppression function through SNS, and its alarms', () => {
+    expect(resources.MailIdentity!.Properties).toMatchObject({ EmailIdentity: 'aperture.example', ConfigurationSetAttributes: { ConfigurationSetName: { Ref: 'MailConfigurationSet' } } });
+    expect(resources.MailConfigurationSet!.Properties.Name).toBe('aperture-prod');
+    expect(resources.MailFeedbackDestination!.Properties.EventDestination).toMatchObject({
+      Enabled: true, MatchingEventTypes: ['bounce', 'complaint'], SnsDestination: { TopicARN: { Ref: 'MailFeedbackTopic' } },
+    });
+    // Only SES of this account may publish to the topic; the suppression function is subscribed.
+    const statement = resources.MailFeedbackTopicPolicy!.Properties.PolicyDocument.Statement[0];
+    expect(statement).toMatchObject({ Effect: 'Allow', Principal: { Service: 'ses.amazonaws.com' }, Action: 'sns:Publish', Condition: { StringEquals: { 'AWS:SourceAccount': { Ref: 'AWS::AccountId' } } } });
+    const subscriptions = ofType('AWS::SNS::Subscription').filter(([, r]) => JSON.stringify(r.Properties.TopicArn) === JSON.stringify({ Ref: 'MailFeedbackTopic' }));
+    expect(subscriptions).toHaveLength(1);
+    expect(JSON.stringify(subscriptions[0]![1].Properties.Endpoint)).toContain('MailSuppressLambdaFunction');
+    // The functions send from MAIL_FROM through the configuration set, links from APP_URL.
+    const env = ofType('AWS::Lambda::Function').find(([, f]) => f.Properties.FunctionName === 'aperture-prod-streamConsumer')![1].Properties.Environment.Variables;
+    expect(env).toMatchObject({ MAIL_FROM: 'Aperture <no-reply@aperture.example>', APP_URL: 'https://app.aperture.example', SES_CONFIGURATION_SET: 'aperture-prod', SES_ENDPOINT: '' });
+    // Bounce and complaint rates alarm to the stage's topic.
+    for (const [id, metric, threshold] of [['MailBounceRateAlarm', 'Reputation.BounceRate', 0.04], ['MailComplaintRateAlarm', 'Reputation.ComplaintRate', 0.0008]] as const) {
+      expect(resources[id]!.Properties).toMatchObject({ Namespace: 'AWS/SES', MetricName: metric, Threshold: threshold, AlarmActions: [{ Ref: 'AlarmTopic' }] });
+    }
+  });
+
+  it('lets the stream consumer alone send, with ses:SendEmail on the stage\'s identity and configuration set only; the suppression function only puts items', () => {
+    expect(sesStatementsOf('streamConsumer')).toEqual([{
+      Effect: 'Allow',
+      Action: ['ses:SendEmail'],
+      Resource: [
+        { 'Fn::Sub': 'arn:${AWS::Partition}:ses:${AWS::Region}:${AWS::AccountId}:identity/${MailIdentity}' }, // eslint-disable-line no-template-curly-in-string
+        { 'Fn::Sub': 'arn:${AWS::Partition}:ses:${AWS::Region}:${AWS::AccountId}:configuration-set/${MailConfigurationSet}' }, // eslint-disable-line no-template-curly-in-string
+      ],
+    }]);
+    for (const fn of functionNames().filter((n) => n !== 'streamConsumer')) expect({ fn, ses: sesStatementsOf(fn) }).toEqual({ fn, ses: [] });
+    expect(iam.mailSuppress).toEqual(['dynamodb:PutItem']);
+  });
+});
+
+describe('password hashing (contract section 3)', () => {
+  // serverless's own zip library, as resources/argon2-package.js uses it.
+  const JSZip = require(require.resolve('jszip', { paths: [join(ROOT, 'node_modules/serverless')] })); // eslint-disable-line @typescript-eslint/no-require-imports
+  const HASHING = ['authLogin', 'authPassword', 'authRegister', 'authReset', 'usersDelete', 'usersEmail'];
+
+  it('gives @node-rs/argon2 with its linux-arm64 binary to exactly the functions whose bundle requires it: those that hash', async () => {
+    const carrying: string[] = [];
+    for (const fn of functionNames()) {
+      const files = (await JSZip.loadAsync(readFileSync(join(dir, 'out', `${fn}.zip`)))).files as Record<string, { dir: boolean; async(t: 'nodebuffer'): Promise<Buffer> }>;
+      const names = Object.keys(files);
+      let requires = false;
+      for (const n of names.filter((x) => /\.js$/.test(x) && !x.startsWith('node_modules/'))) {
+        if (/require\("@node-rs\/argon2"\)/.test((await files[n]!.async('nodebuffer')).toString('utf8'))) requires = true;
+      }
+      const carries = names.includes('node_modules/@node-rs/argon2/package.json');
+      // A bundle that requires it and a zip without it would fail at every cold start.
+      expect({ fn, requires, carries }).toEqual({ fn, requires, carries: requires });
+      if (!carries) continue;
+      carrying.push(fn);
+      const addon = names.find((n) => /^node_modules\/@node-rs\/argon2-linux-arm64-gnu\/argon2\.linux-arm64-gnu\.node$/.test(n));
+      expect({ fn, addon }).toEqual({ fn, addon: expect.any(String) });
+      // An ELF file for AArch64 (e_machine 0xB7), whatever machine packaged it.
+      const bytes = await files[addon!]!.async('nodebuffer');
+      expect({ magic: bytes.subarray(0, 4).toString('latin1'), machine: bytes.readUInt16LE(18) }).toEqual({ magic: '\x7fELF', machine: 0xb7 });
+      expect(names.filter((n) => /\.node$/.test(n) && n !== addon)).toEqual([]);
+    }
+    expect(carrying.sort()).toEqual(HASHING);
+  });
+});
+
 describe('media storage (contract section 12)', () => {
   // serverless's own zip library, as resources/sharp-package.js uses it.
   const JSZip = require(require.resolve('jszip', { paths: [join(ROOT, 'node_modules/serverless')] })); // eslint-disable-line @typescript-eslint/no-require-imports
@@ -356,12 +432,14 @@ describe('operations: alarms, tracing, failure destinations, throttles (docs/OPE
   /** The metrics an alarm watches: [namespace, metric, dimension value] of each (a single-metric alarm or each MetricStat). */
   const watched = (a: Alarm) => (a.Properties.Metrics
     ? a.Properties.Metrics.filter((m) => m.MetricStat).map((m) => [m.MetricStat!.Metric.Namespace, m.MetricStat!.Metric.MetricName, m.MetricStat!.Metric.Dimensions[0]!.Value])
-    : [[a.Properties.Namespace, a.Properties.MetricName, a.Properties.Dimensions[0].Value]]);
+    // An account-wide metric (SES's reputation) has no dimension.
+    : [[a.Properties.Namespace, a.Properties.MetricName, a.Properties.Dimensions?.[0]?.Value]]);
   const watching = (ns: string, metric: string, dim?: unknown) => alarms().filter(([, a]) => watched(a).some(([n, m, d]) => n === ns && m === metric && (dim === undefined || JSON.stringify(d) === JSON.stringify(dim))));
   const ASYNC = Object.keys(ON_FAILURE_QUEUE);
 
   it('sends every alarm, on ALARM and on OK, to the stage\'s one topic; the e-mail subscription exists only with the deploy-time parameter', () => {
-    expect(ofType('AWS::SNS::Topic').map(([id]) => id)).toEqual(['AlarmTopic']);
+    // The alarms' topic, and the one SES's bounces and complaints go through ("e-mail (contract section 16)").
+    expect(ofType('AWS::SNS::Topic').map(([id]) => id).sort()).toEqual(['AlarmTopic', 'MailFeedbackTopic']);
     expect(resources.AlarmTopic!.Properties.TopicName).toBe('aperture-prod-alarms');
     expect(alarms().length).toBeGreaterThan(0);
     for (const [, a] of alarms()) {
@@ -370,7 +448,7 @@ describe('operations: alarms, tracing, failure destinations, throttles (docs/OPE
       expect(a.Properties.OKActions).toEqual([{ Ref: 'AlarmTopic' }]);
       expect(a.Properties.AlarmDescription).toMatch(/docs\/OPERATIONS\.md/);
     }
-    const subs = ofType('AWS::SNS::Subscription');
+    const subs = ofType('AWS::SNS::Subscription').filter(([, r]) => JSON.stringify(r.Properties.TopicArn) === JSON.stringify({ Ref: 'AlarmTopic' }));
     expect(subs).toHaveLength(1);
     const [, sub] = subs[0]! as [string, Resource & { Condition?: string }];
     expect(sub.Condition).toBe('HasAlarmEmail');

@@ -1,5 +1,5 @@
 // The username and e-mail claims carry the salt of the account's password hash (no key), so a
-// login starts scrypt after its first read, beside its read of the user item
+// login starts hashing after its first read, beside its read of the user item
 // (functions/auth/login.ts, lib/users/write.ts claimItem). Registration, a username change and
 // a password change keep it; a claim without one, or with one the hash no longer has, is
 // checked after the user's read, as before.
@@ -15,17 +15,17 @@ import { handler as password } from '../../functions/auth/password';
 import { handler as edit } from '../../functions/users/edit';
 import { saltClaim } from '../../lib/users/write';
 import { MAX_FAILURES } from '../../lib/auth/login-guard';
-// The module object itself, whose scrypt lib/users/password.ts calls.
+// The module object itself, whose hashRaw lib/users/password.ts calls.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const nodeCrypto: typeof import('node:crypto') = require('node:crypto');
+const argon2: typeof import('@node-rs/argon2') = require('@node-rs/argon2');
 
 const loggingIn = (identifier: string, pw: string) => call(login, 'POST /auth/login', { body: { identifier, password: pw } });
 
-/** The events of `run`: scrypt computations started, and the user item's read answered (held back `holdUserMs`). */
+/** The events of `run`: hash computations started ('hash'), and the user item's read answered (held back `holdUserMs`). */
 async function events(userId: string, run: () => Promise<unknown>, holdUserMs = 0): Promise<string[]> {
   const seen: string[] = [];
-  const real = nodeCrypto.scrypt;
-  const scrypt = jest.spyOn(nodeCrypto, 'scrypt');
+  const real = argon2.hashRaw;
+  const hashing = jest.spyOn(argon2, 'hashRaw');
   const send = db.send.bind(db);
   const userKey = keys.user(userId);
   const reads = jest.spyOn(db, 'send').mockImplementation((async (command: { constructor: { name: string }; input: { Key?: { PK?: string; SK?: string } } }, ...rest: unknown[]) => {
@@ -36,14 +36,14 @@ async function events(userId: string, run: () => Promise<unknown>, holdUserMs = 
     }
     return answer;
   }) as typeof db.send);
-  scrypt.mockImplementation(((...args: Parameters<typeof nodeCrypto.scrypt>) => {
-    seen.push('scrypt');
+  hashing.mockImplementation(((...args: Parameters<typeof argon2.hashRaw>) => {
+    seen.push('hash');
     return real(...args);
-  }) as typeof nodeCrypto.scrypt);
+  }) as typeof argon2.hashRaw);
   try {
     await run();
   } finally {
-    scrypt.mockRestore();
+    hashing.mockRestore();
     reads.mockRestore();
   }
   return seen;
@@ -54,7 +54,7 @@ describe('the claims carry the hash\'s salt', () => {
     const u = await makeUser();
     const user = await getItem(keys.user(u.id));
     const salt = saltOf(user!.passwordHash);
-    expect(salt).toMatch(/^scrypt\$16384\$8\$1\$[A-Za-z0-9+/=]+$/);
+    expect(salt).toMatch(/^argon2id\$19456\$2\$1\$[A-Za-z0-9+/=]+$/);
     for (const key of [keys.username(u.username), keys.email(u.email)]) {
       const claim = await getItem(key);
       expect(claim!.salt).toBe(salt);
@@ -67,25 +67,25 @@ describe('the claims carry the hash\'s salt', () => {
     let status = 0;
     const seen = await events(u.id, async () => { status = (await loggingIn(u.username, u.password)).status; }, 300);
     expect(status).toBe(200);
-    // Checking after the read would be ['user read', 'scrypt'].
-    expect(seen).toEqual(['scrypt', 'user read']);
+    // Checking after the read would be ['user read', 'hash'].
+    expect(seen).toEqual(['hash', 'user read']);
     const wrong = await events(u.id, async () => { status = (await loggingIn(u.email, 'not the password')).status; }, 300);
     expect(status).toBe(401);
-    expect(wrong).toEqual(['scrypt', 'user read']);
+    expect(wrong).toEqual(['hash', 'user read']);
   });
 
   it('a claim without a salt is checked after the user\'s read, once, and takes the salt at its first good login', async () => {
     const u = await makeUser();
     await db.send(new UpdateCommand({ TableName: TABLE, Key: keys.username(u.username), UpdateExpression: 'REMOVE salt' }));
     let status = 0;
-    expect(await events(u.id, async () => { status = (await loggingIn(u.username, 'wrong password')).status; })).toEqual(['user read', 'scrypt']);
+    expect(await events(u.id, async () => { status = (await loggingIn(u.username, 'wrong password')).status; })).toEqual(['user read', 'hash']);
     expect(status).toBe(401);
     // A wrong password gives it nothing.
     expect((await getItem(keys.username(u.username)))!.salt).toBeUndefined();
-    expect(await events(u.id, async () => { status = (await loggingIn(u.username, u.password)).status; })).toEqual(['user read', 'scrypt']);
+    expect(await events(u.id, async () => { status = (await loggingIn(u.username, u.password)).status; })).toEqual(['user read', 'hash']);
     expect(status).toBe(200);
     expect((await getItem(keys.username(u.username)))!.salt).toBe(saltOf((await getItem(keys.user(u.id)))!.passwordHash));
-    expect(await events(u.id, async () => { status = (await loggingIn(u.username, u.password)).status; })).toEqual(['scrypt', 'user read']);
+    expect(await events(u.id, async () => { status = (await loggingIn(u.username, u.password)).status; })).toEqual(['hash', 'user read']);
     expect(status).toBe(200);
   });
 
@@ -96,11 +96,11 @@ describe('the claims carry the hash\'s salt', () => {
     let status = 0;
     expect((await loggingIn(u.username, 'wrong password')).status).toBe(401);
     expect((await getItem(keys.username(u.username)))!.salt).toBe(other);
-    expect(await events(u.id, async () => { status = (await loggingIn(u.username, u.password)).status; })).toEqual(['scrypt', 'user read', 'scrypt']);
+    expect(await events(u.id, async () => { status = (await loggingIn(u.username, u.password)).status; })).toEqual(['hash', 'user read', 'hash']);
     expect(status).toBe(200);
     // The good login put the hash's own salt back on the claim.
     expect((await getItem(keys.username(u.username)))!.salt).toBe(saltOf((await getItem(keys.user(u.id)))!.passwordHash));
-    expect(await events(u.id, async () => { status = (await loggingIn(u.username, u.password)).status; })).toEqual(['scrypt', 'user read']);
+    expect(await events(u.id, async () => { status = (await loggingIn(u.username, u.password)).status; })).toEqual(['hash', 'user read']);
   });
 
   it('a password change puts the new hash\'s salt on both claims', async () => {
@@ -111,7 +111,7 @@ describe('the claims carry the hash\'s salt', () => {
     expect((await getItem(keys.username(u.username)))!.salt).toBe(salt);
     expect((await getItem(keys.email(u.email)))!.salt).toBe(salt);
     let status = 0;
-    expect(await events(u.id, async () => { status = (await loggingIn(u.email, newPassword)).status; })).toEqual(['scrypt', 'user read']);
+    expect(await events(u.id, async () => { status = (await loggingIn(u.email, newPassword)).status; })).toEqual(['hash', 'user read']);
     expect(status).toBe(200);
     expect((await loggingIn(u.email, u.password)).status).toBe(401);
   });
@@ -120,9 +120,9 @@ describe('the claims carry the hash\'s salt', () => {
     const u = await makeUser();
     for (let i = 0; i < MAX_FAILURES; i++) expect((await loggingIn(u.username, 'wrong password')).status).toBe(401);
     let status = 0;
-    expect(await events(u.id, async () => { status = (await loggingIn(u.username, u.password)).status; })).toEqual(['scrypt', 'user read']);
+    expect(await events(u.id, async () => { status = (await loggingIn(u.username, u.password)).status; })).toEqual(['hash', 'user read']);
     expect(status).toBe(429);
-    expect(await events(u.id, async () => { status = (await loggingIn(uniq('nobody'), u.password)).status; })).toEqual(['scrypt']);
+    expect(await events(u.id, async () => { status = (await loggingIn(uniq('nobody'), u.password)).status; })).toEqual(['hash']);
     expect(status).toBe(401);
   });
 

@@ -27,9 +27,9 @@ const whoAmI = (token: string) => call(me, 'GET /users/me', { token });
 const doRefresh = (refreshToken: string, headers: Record<string, string> = {}) => call(refresh, 'POST /auth/refresh', { body: { refreshToken }, headers });
 const sidOf = (token: string) => String(decodeJwt(token).sid);
 const sessionItem = (u: TestUser, sid: string) => getItem(keys.session(u.id, sid));
-// The module object itself (not an import namespace copy), whose scrypt lib/users/password.ts calls.
+// The module object itself (not an import namespace copy), whose hashRaw lib/users/password.ts calls.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const nodeCrypto: typeof import('node:crypto') = require('node:crypto');
+const argon2: typeof import('@node-rs/argon2') = require('@node-rs/argon2');
 const list = (token: string) => call(sessions, 'GET /auth/sessions', { token });
 
 describe('tokens of a session', () => {
@@ -385,25 +385,25 @@ describe('sessions ended one by one, as the user item notes them', () => {
   });
 });
 
-describe('the same scrypt work on every wrong-password path', () => {
-  // Counted, not timed: each answer does the same number of scrypt computations of the same cost.
+describe('the same hashing work on every wrong-password path', () => {
+  // Counted, not timed: each answer does the same number of Argon2id computations of the same cost.
   // A password change also hashes its new password, beside the check (functions/auth/password.ts).
-  it('login (unknown account, wrong password) and account deletion (wrong password) each run scrypt once; a password change (wrong current password) the check and the new hash', async () => {
+  it('login (unknown account, wrong password) and account deletion (wrong password) each run Argon2id once; a password change (wrong current password) the check and the new hash', async () => {
     const u = await makeUser();
-    const spy = jest.spyOn(nodeCrypto, 'scrypt');
+    const spy = jest.spyOn(argon2, 'hashRaw');
     const count = async (fn: () => Promise<{ status: number }>, status: number) => {
       spy.mockClear();
       expect((await fn()).status).toBe(status);
-      return { calls: spy.mock.calls.length, N: spy.mock.calls.map((c) => (c[3] as { N: number }).N) };
+      return { calls: spy.mock.calls.length, N: spy.mock.calls.map((c) => (c[1] as { memoryCost: number }).memoryCost) };
     };
     try {
       const unknown = await count(() => call(login, 'POST /auth/login', { body: { identifier: uniq('nobody'), password: 'x' } }), 401);
       const wrongLogin = await count(() => call(login, 'POST /auth/login', { body: { identifier: u.username, password: 'wrong password' } }), 401);
       const wrongChange = await count(() => call(password, 'POST /auth/password', { token: u.token, body: { currentPassword: 'wrong password', newPassword: 'some new password' } }), 401);
       const wrongDeletion = await count(() => call(deleteMe, 'DELETE /users/me', { token: u.token, body: { password: 'wrong password' } }), 401);
-      expect(unknown).toEqual({ calls: 1, N: [16384] });
+      expect(unknown).toEqual({ calls: 1, N: [19456] });
       expect(wrongLogin).toEqual(unknown);
-      expect(wrongChange).toEqual({ calls: 2, N: [16384, 16384] });
+      expect(wrongChange).toEqual({ calls: 2, N: [19456, 19456] });
       expect(wrongDeletion).toEqual(unknown);
       // A refresh runs none: its token is 256 random bits, hashed with SHA-256.
       expect(await count(() => doRefresh(u.refreshToken), 200)).toEqual({ calls: 0, N: [] });

@@ -99,6 +99,10 @@ it("applies the consumer's filter patterns as the event source mapping does", ()
   expect(passesFilters(record('REMOVE', 'OldImage', { type: { S: 'FOLLOW' } }), filterPatterns)).toBe(true);
   expect(passesFilters(record('MODIFY', 'NewImage', { type: { S: 'JOB' } }), filterPatterns)).toBe(true);
   expect(passesFilters(record('MODIFY', 'NewImage', { type: { S: 'USER' }, pullMode: { BOOL: true } }), filterPatterns)).toBe(true);
+  // A new e-mail in the outbox, a password reset request (lib/mail/reactions.ts); not their removal.
+  expect(passesFilters(record('INSERT', 'NewImage', { type: { S: 'MAIL' } }), filterPatterns)).toBe(true);
+  expect(passesFilters(record('INSERT', 'NewImage', { type: { S: 'RESET_REQUEST' } }), filterPatterns)).toBe(true);
+  expect(passesFilters(record('REMOVE', 'OldImage', { type: { S: 'MAIL' } }), filterPatterns)).toBe(false);
   // A like moving a post's counter, a feed entry, a log record: no invocation at all.
   expect(passesFilters(record('MODIFY', 'NewImage', { type: { S: 'POST' } }), filterPatterns)).toBe(false);
   expect(passesFilters(record('INSERT', 'NewImage', { type: { S: 'HOME' } }), filterPatterns)).toBe(false);

@@ -31,6 +31,8 @@ import { handler as reportH } from '../../functions/reports/create';
 import { challengeOf, codeNow, withTwoFactor } from './two-factor';
 import { getItem } from './db';
 import { handler as twoFactorSetupH } from '../../functions/auth/two-factor-setup';
+import { issueToken } from '../../lib/mail/tokens';
+import { newId } from '../../lib/ids';
 
 type Handler = ((event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2 | void>) & { spec: RouteSpecLike };
 
@@ -114,6 +116,21 @@ export const FIXTURES: Record<string, Fixture> = {
     const a = await twoFactorAccount('login', me, 'on');
     return { body: { challenge: await challengeOf(a.u), code: a.codes[a.next++] }, watch: [keys.twoFactor(a.u.id)] };
   },
+  // E-mail (contract section 16): tokens made as the stream's mail reaction makes them, for
+  // accounts of their own (a verification changes the account; a reset ends every session).
+  'POST /auth/verify-email': async () => {
+    const u = await makeUser();
+    const token = await issueToken({ kind: 'VERIFY', userId: u.id, address: u.email, mailId: newId() });
+    return { body: { token }, watch: [keys.user(u.id)] };
+  },
+  'POST /auth/verify-email/resend': () => ({}),
+  'POST /auth/password/forgot': ({ me }) => ({ body: { email: me.email } }),
+  'POST /auth/password/reset': async () => {
+    const u = await makeUser();
+    const token = await issueToken({ kind: 'RESET', userId: u.id, address: u.email, mailId: newId() });
+    return { body: { token, newPassword: 'a new password 1' }, watch: [keys.user(u.id)] };
+  },
+  'POST /users/me/email': ({ me }) => ({ body: { email: `${uniq('ne')}@example.test`, password: me.password } }),
   'DELETE /users/me': async () => {
     // An account of its own: the valid call deletes it.
     const u = await makeUser();

@@ -1,0 +1,14 @@
+import * as z from 'zod/mini';
+import { http } from '../../lib/http';
+import { requestReset } from '../../lib/auth/forgot';
+import * as f from '../../lib/users/fields';
+
+export const forgotBody = z.strictObject({
+  email: f.email(),
+});
+
+// The same answer, after the same one write, for every address (lib/auth/recovery.ts).
+export const handler = http({ auth: false, body: forgotBody }, async ({ body }) => {
+  await requestReset(body.email);
+  return { status: 202, body: { message: 'If an account has this address, a password reset e-mail is on its way.' } };
+});
