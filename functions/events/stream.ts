@@ -12,6 +12,7 @@ import { accountJobs } from '../../lib/account/cleanup';
 import { recentReactions } from '../../lib/graph/recent';
 import { likersReactions } from '../../lib/posts/recent-likers';
 import { mediaReactions } from '../../lib/media/reactions';
+import { goPublicJobKind } from '../../lib/graph/go-public';
 
 export const reactions: Reaction[] = [
   ...feedReactions,
@@ -19,7 +20,7 @@ export const reactions: Reaction[] = [
   ...recentReactions,
   ...likersReactions,
   ...mediaReactions,
-  jobReaction([...feedJobs, ...accountJobs]),
+  jobReaction([...feedJobs, ...accountJobs, goPublicJobKind]),
 ];
 
 export const handler = async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => react(event.Records ?? [], reactions);
