@@ -2,24 +2,12 @@
 // the author's posts do not exist (contract section 6).
 import { NotFound } from '../errors';
 import { relations } from '../graph/relations';
-import { assertNotLocked } from '../graph/visibility';
 import { getPost, type PostItem } from './model';
 
 /** The post, else 404. Likes and bookmarks need no more: their transaction checks the blocks (lib/posts/edges.ts). */
 export async function existingPost(postId: string): Promise<PostItem> {
   const post = await getPost(postId);
   if (!post) throw new NotFound('post');
-  return post;
-}
-
-/**
- * The post, when the caller may act on it (like, bookmark: contract section 18): 404 when its
- * author is a private account the caller does not follow. Blocks are checked by the action's
- * own transaction.
- */
-export async function actionablePost(postId: string, callerId: string): Promise<PostItem> {
-  const post = await existingPost(postId);
-  await assertNotLocked(callerId, [post.author], 'post');
   return post;
 }
 

@@ -19,7 +19,7 @@ beforeAll(() => { stream = startTestStream(); });
 afterAll(() => stream.poller.stop());
 afterEach(() => expect(stream.deadLetters).toEqual([]));
 
-const postIds = async (h: typeof feedH, route: string, u: TestUser) => {
+const postIds = async (h: Parameters<typeof call>[0], route: string, u: TestUser) => {
   const res = await call(h, route, { token: u.token, query: { limit: '50' } });
   expect(res.status).toBe(200);
   return (res.body.posts as { _id: string }[]).map((p) => p._id);
