@@ -59,6 +59,9 @@ export class FollowLimitReached extends ApiError {
     super(403, 'FOLLOW_LIMIT_REACHED', `You cannot follow more than ${String(limit).replace(/\B(?=(\d{3})+$)/g, ',')} accounts.`);
   }
 }
+export class PrivateAccount extends ApiError {
+  constructor() { super(403, 'PRIVATE_ACCOUNT', 'This account is private. Follow it and wait for approval to see its posts and lists.'); }
+}
 export class NotFound extends ApiError {
   constructor(what = 'record') { super(404, 'NOT_FOUND', `No such ${what}.`); }
 }

@@ -92,6 +92,32 @@ export const BLOCK_PREFIX = 'BLOCK';
 export const blocksOf = (userId: string) => `BLOCKS#${userId}`;
 export const blockedByOf = (userId: string) => `BLOCKEDBY#${userId}`;
 
+// Follow request (contract section 18): A asked to follow the private account B. In A's
+// partition like the follow edge ("has A a request pending with B" by key; A's deletion sweeps
+// its partition); GSI1 lists B's pending requests newest first, GSI2 A's own (a block, a deletion).
+export const followRequest = (requesterId: string, ownerId: string) => ({ PK: `USER#${requesterId}`, SK: `REQUESTS#${ownerId}` });
+export const followRequestIndexes = (requesterId: string, ownerId: string, createdAt: string) => ({
+  GSI1PK: requestsTo(ownerId),
+  GSI1SK: `${createdAt}#${requesterId}`,
+  GSI2PK: requestsBy(requesterId),
+  GSI2SK: `${createdAt}#${ownerId}`,
+});
+export const requestsTo = (ownerId: string) => `REQUESTSTO#${ownerId}`;
+export const requestsBy = (requesterId: string) => `REQUESTSBY#${requesterId}`;
+
+// Mute edge: A muted B. Read by key only, for the few authors of a page (lib/graph/visibility.ts),
+// so no read grows with how many accounts A muted; GSI1 lists A's mutes newest first, GSI2 who
+// muted B (B's deletion).
+export const mute = (muterId: string, mutedId: string) => ({ PK: `USER#${muterId}`, SK: `MUTES#${mutedId}` });
+export const muteIndexes = (muterId: string, mutedId: string, createdAt: string) => ({
+  GSI1PK: mutesOf(muterId),
+  GSI1SK: `${createdAt}#${mutedId}`,
+  GSI2PK: mutedByOf(mutedId),
+  GSI2SK: `${createdAt}#${muterId}`,
+});
+export const mutesOf = (userId: string) => `MUTES#${userId}`;
+export const mutedByOf = (userId: string) => `MUTEDBY#${userId}`;
+
 // Bookmark edge: user U bookmarked post P. GSI1 lists U's bookmarks, GSI2 finds a
 // post's bookmarks for the cleanup after the post is deleted.
 export const bookmark = (userId: string, postId: string) => ({ PK: `USER#${userId}`, SK: `BOOKMARKS#${postId}` });

@@ -835,6 +835,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/users/follow-requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's pending incoming follow requests, newest first */
+        get: operations["usersFollowRequests"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/follow-requests/{identifier}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Approve a pending follow request: it becomes a follow and the requester is told */
+        post: operations["usersApproveRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/follow-requests/{identifier}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Reject a pending follow request (the requester is told nothing) */
+        post: operations["usersRejectRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/users/follow/{identifier}": {
         parameters: {
             query?: never;
@@ -844,8 +895,25 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Follow a user (idempotent) */
+        /** Follow a user (idempotent); a private account: a pending request */
         post: operations["usersFollow"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/followers/{identifier}/remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** That user stops following the caller (nobody is told); a non-follower changes nothing */
+        post: operations["usersRemoveFollower"];
         delete?: never;
         options?: never;
         head?: never;
@@ -887,6 +955,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/users/mute/{identifier}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Mute a user: its posts leave the caller's feed and explore, its actions stop notifying the caller (idempotent) */
+        post: operations["usersMute"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/muted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The users the caller muted, newest first */
+        get: operations["usersMuted"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/users/profile/edit": {
         parameters: {
             query?: never;
@@ -896,7 +998,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Change any of the caller's name, username, bio, gender, image */
+        /** Change any of the caller's name, username, bio, gender, image, isPrivate (going public approves every pending follow request) */
         post: operations["usersEdit"];
         delete?: never;
         options?: never;
@@ -966,6 +1068,23 @@ export interface paths {
         put?: never;
         /** Unfollow a user (idempotent) */
         post: operations["usersUnfollow"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/unmute/{identifier}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Unmute a user (idempotent) */
+        post: operations["usersUnmute"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1102,7 +1221,7 @@ export interface components {
             post: string | null;
             read: boolean;
             /** @enum {string} */
-            type: "FOLLOW" | "POST_LIKE" | "COMMENT" | "REPLY" | "COMMENT_LIKE";
+            type: "FOLLOW" | "POST_LIKE" | "COMMENT" | "REPLY" | "COMMENT_LIKE" | "FOLLOW_REQUEST" | "FOLLOW_REQUEST_APPROVED";
         };
         PagePagination: {
             currentPage: number;
@@ -1230,6 +1349,8 @@ export interface components {
             gender: string;
             /** @description image URL or "" */
             image: string;
+            /** @description a private account (section 18): to anyone but its owner and approved followers, followers and following are [] */
+            isPrivate: boolean;
             name: string;
             /** @description whether two-factor sign-in is on; only on the caller's own object */
             twoFactorEnabled?: boolean;
@@ -1242,10 +1363,15 @@ export interface components {
             followingCount: number;
             isBlocked: boolean;
             isFollowing: boolean;
+            isMuted: boolean;
             postsCount: number;
+            /** @description the caller has a follow request pending with this user */
+            requested: boolean;
         };
         UserWithFollowing: components["schemas"]["User"] & {
             isFollowing: boolean;
+            /** @description the caller has a follow request pending with this user */
+            requested: boolean;
         };
     };
     responses: never;
@@ -1930,6 +2056,7 @@ export interface operations {
                      *         "bio": "Notes on the analytical engine.",
                      *         "gender": "female",
                      *         "emailVerified": true,
+                     *         "isPrivate": true,
                      *         "followers": [
                      *           "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
                      *         ],
@@ -2173,6 +2300,7 @@ export interface operations {
                      *         "bio": "Notes on the analytical engine.",
                      *         "gender": "female",
                      *         "emailVerified": true,
+                     *         "isPrivate": true,
                      *         "followers": [
                      *           "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
                      *         ],
@@ -3217,6 +3345,7 @@ export interface operations {
                      *         "bio": "Notes on the analytical engine.",
                      *         "gender": "female",
                      *         "emailVerified": true,
+                     *         "isPrivate": true,
                      *         "followers": [
                      *           "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
                      *         ],
@@ -6812,6 +6941,7 @@ export interface operations {
                      *             "bio": "Notes on the analytical engine.",
                      *             "gender": "female",
                      *             "emailVerified": true,
+                     *             "isPrivate": true,
                      *             "followers": [
                      *               "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
                      *             ],
@@ -7660,6 +7790,7 @@ export interface operations {
                      *           "bio": "Notes on the analytical engine.",
                      *           "gender": "female",
                      *           "emailVerified": true,
+                     *           "isPrivate": true,
                      *           "followers": [
                      *             "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
                      *           ],
@@ -7673,7 +7804,8 @@ export interface operations {
                      *           "twoFactorEnabled": true,
                      *           "createdAt": "2026-03-14T15:09:26.535Z",
                      *           "updatedAt": "2026-03-14T15:09:26.535Z",
-                     *           "isFollowing": true
+                     *           "isFollowing": true,
+                     *           "requested": true
                      *         }
                      *       ],
                      *       "pagination": {
@@ -9640,6 +9772,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden: PRIVATE_ACCOUNT */
+            403: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "This account is private. Follow it and wait for approval to see its posts and lists.",
+                     *       "code": "PRIVATE_ACCOUNT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found: NOT_FOUND */
             404: {
                 headers: {
@@ -9994,6 +10143,7 @@ export interface operations {
                      *         "bio": "Notes on the analytical engine.",
                      *         "gender": "female",
                      *         "emailVerified": true,
+                     *         "isPrivate": true,
                      *         "followers": [
                      *           "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
                      *         ],
@@ -10008,6 +10158,8 @@ export interface operations {
                      *         "createdAt": "2026-03-14T15:09:26.535Z",
                      *         "updatedAt": "2026-03-14T15:09:26.535Z",
                      *         "isFollowing": true,
+                     *         "requested": true,
+                     *         "isMuted": true,
                      *         "isBlocked": false,
                      *         "postsCount": 42,
                      *         "followersCount": 128,
@@ -10197,6 +10349,7 @@ export interface operations {
                      *           "bio": "Notes on the analytical engine.",
                      *           "gender": "female",
                      *           "emailVerified": true,
+                     *           "isPrivate": true,
                      *           "followers": [
                      *             "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
                      *           ],
@@ -10210,7 +10363,8 @@ export interface operations {
                      *           "twoFactorEnabled": true,
                      *           "createdAt": "2026-03-14T15:09:26.535Z",
                      *           "updatedAt": "2026-03-14T15:09:26.535Z",
-                     *           "isFollowing": true
+                     *           "isFollowing": true,
+                     *           "requested": true
                      *         }
                      *       ],
                      *       "pagination": {
@@ -10264,6 +10418,23 @@ export interface operations {
                      *       "success": false,
                      *       "message": "A valid Bearer token is required.",
                      *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: PRIVATE_ACCOUNT */
+            403: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "This account is private. Follow it and wait for approval to see its posts and lists.",
+                     *       "code": "PRIVATE_ACCOUNT"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -10402,6 +10573,7 @@ export interface operations {
                      *           "bio": "Notes on the analytical engine.",
                      *           "gender": "female",
                      *           "emailVerified": true,
+                     *           "isPrivate": true,
                      *           "followers": [
                      *             "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
                      *           ],
@@ -10415,7 +10587,8 @@ export interface operations {
                      *           "twoFactorEnabled": true,
                      *           "createdAt": "2026-03-14T15:09:26.535Z",
                      *           "updatedAt": "2026-03-14T15:09:26.535Z",
-                     *           "isFollowing": true
+                     *           "isFollowing": true,
+                     *           "requested": true
                      *         }
                      *       ],
                      *       "pagination": {
@@ -10469,6 +10642,23 @@ export interface operations {
                      *       "success": false,
                      *       "message": "A valid Bearer token is required.",
                      *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: PRIVATE_ACCOUNT */
+            403: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "This account is private. Follow it and wait for approval to see its posts and lists.",
+                     *       "code": "PRIVATE_ACCOUNT"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -10777,6 +10967,7 @@ export interface operations {
                      *           "bio": "Notes on the analytical engine.",
                      *           "gender": "female",
                      *           "emailVerified": true,
+                     *           "isPrivate": true,
                      *           "followers": [
                      *             "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
                      *           ],
@@ -10904,6 +11095,535 @@ export interface operations {
             };
         };
     };
+    usersFollowRequests: {
+        parameters: {
+            query?: {
+                /** @example 20260314150926535.01JQ8Z9B2C3D4E5F6G7H8J9K0M */
+                cursor?: string;
+                /** @example 50 */
+                limit?: number;
+            };
+            header?: {
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
+                traceparent?: components["parameters"]["Traceparent"];
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
+                "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
+                "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
+                "X-Step-Id"?: components["parameters"]["XStepId"];
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
+                "X-Trace-Id"?: components["parameters"]["XTraceId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "requests": [
+                     *         {
+                     *           "_id": "01JQ8Z6W4T5N2K7M9P3R5V8X0A",
+                     *           "name": "Ada Lovelace",
+                     *           "username": "ada.lovelace",
+                     *           "email": "ada@example.com",
+                     *           "image": "https://cdn.example.com/avatars/ada.jpg",
+                     *           "bio": "Notes on the analytical engine.",
+                     *           "gender": "female",
+                     *           "emailVerified": true,
+                     *           "isPrivate": true,
+                     *           "followers": [
+                     *             "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *           ],
+                     *           "following": [
+                     *             "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *           ],
+                     *           "bookmarks": [
+                     *             "01JQ90A1B2C3D4E5F6G7H8J9KM"
+                     *           ],
+                     *           "blocked_users": [],
+                     *           "twoFactorEnabled": true,
+                     *           "createdAt": "2026-03-14T15:09:26.535Z",
+                     *           "updatedAt": "2026-03-14T15:09:26.535Z",
+                     *           "isFollowing": true,
+                     *           "requested": true
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "hasMore": true,
+                     *         "nextCursor": "20260314150926535.01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        pagination: components["schemas"]["ListPagination"];
+                        requests: components["schemas"]["UserWithFollowing"][];
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Bad request: VALIDATION_ERROR, INVALID_JSON */
+            400: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: UNAUTHORIZED */
+            401: {
+                headers: {
+                    /** @example Bearer */
+                    "WWW-Authenticate"?: "Bearer";
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    usersApproveRequest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
+                traceparent?: components["parameters"]["Traceparent"];
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
+                "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
+                "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
+                "X-Step-Id"?: components["parameters"]["XStepId"];
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
+                "X-Trace-Id"?: components["parameters"]["XTraceId"];
+            };
+            path: {
+                /** @example ada.lovelace */
+                identifier: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Done.",
+                     *       "followersCount": 128
+                     *     }
+                     */
+                    "application/json": {
+                        followersCount: number;
+                        message: string;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Bad request: VALIDATION_ERROR, INVALID_JSON */
+            400: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: UNAUTHORIZED */
+            401: {
+                headers: {
+                    /** @example Bearer */
+                    "WWW-Authenticate"?: "Bearer";
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "No such record.",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    usersRejectRequest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
+                traceparent?: components["parameters"]["Traceparent"];
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
+                "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
+                "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
+                "X-Step-Id"?: components["parameters"]["XStepId"];
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
+                "X-Trace-Id"?: components["parameters"]["XTraceId"];
+            };
+            path: {
+                /** @example ada.lovelace */
+                identifier: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Done."
+                     *     }
+                     */
+                    "application/json": {
+                        message: string;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Bad request: VALIDATION_ERROR, INVALID_JSON */
+            400: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: UNAUTHORIZED */
+            401: {
+                headers: {
+                    /** @example Bearer */
+                    "WWW-Authenticate"?: "Bearer";
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "No such record.",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     usersFollow: {
         parameters: {
             query?: never;
@@ -10954,6 +11674,7 @@ export interface operations {
                      *       "success": true,
                      *       "message": "Done.",
                      *       "isFollowing": true,
+                     *       "requested": true,
                      *       "followersCount": 128
                      *     }
                      */
@@ -10961,6 +11682,8 @@ export interface operations {
                         followersCount: number;
                         isFollowing: boolean;
                         message: string;
+                        /** @description a follow request is pending (a private account, section 18) */
+                        requested: boolean;
                         /** @constant */
                         success: true;
                     };
@@ -11095,6 +11818,178 @@ export interface operations {
             };
         };
     };
+    usersRemoveFollower: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
+                traceparent?: components["parameters"]["Traceparent"];
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
+                "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
+                "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
+                "X-Step-Id"?: components["parameters"]["XStepId"];
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
+                "X-Trace-Id"?: components["parameters"]["XTraceId"];
+            };
+            path: {
+                /** @example ada.lovelace */
+                identifier: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Done.",
+                     *       "followersCount": 128
+                     *     }
+                     */
+                    "application/json": {
+                        followersCount: number;
+                        message: string;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Bad request: VALIDATION_ERROR, INVALID_JSON */
+            400: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: UNAUTHORIZED */
+            401: {
+                headers: {
+                    /** @example Bearer */
+                    "WWW-Authenticate"?: "Bearer";
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "No such record.",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     usersMe: {
         parameters: {
             query?: never;
@@ -11149,6 +12044,7 @@ export interface operations {
                      *         "bio": "Notes on the analytical engine.",
                      *         "gender": "female",
                      *         "emailVerified": true,
+                     *         "isPrivate": true,
                      *         "followers": [
                      *           "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
                      *         ],
@@ -11658,6 +12554,365 @@ export interface operations {
             };
         };
     };
+    usersMute: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
+                traceparent?: components["parameters"]["Traceparent"];
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
+                "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
+                "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
+                "X-Step-Id"?: components["parameters"]["XStepId"];
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
+                "X-Trace-Id"?: components["parameters"]["XTraceId"];
+            };
+            path: {
+                /** @example ada.lovelace */
+                identifier: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Done.",
+                     *       "isMuted": true
+                     *     }
+                     */
+                    "application/json": {
+                        isMuted: boolean;
+                        message: string;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Bad request: VALIDATION_ERROR, INVALID_JSON, SELF_ACTION */
+            400: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: UNAUTHORIZED */
+            401: {
+                headers: {
+                    /** @example Bearer */
+                    "WWW-Authenticate"?: "Bearer";
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "No such record.",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    usersMuted: {
+        parameters: {
+            query?: {
+                /** @example 20260314150926535.01JQ8Z9B2C3D4E5F6G7H8J9K0M */
+                cursor?: string;
+                /** @example 50 */
+                limit?: number;
+            };
+            header?: {
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
+                traceparent?: components["parameters"]["Traceparent"];
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
+                "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
+                "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
+                "X-Step-Id"?: components["parameters"]["XStepId"];
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
+                "X-Trace-Id"?: components["parameters"]["XTraceId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "users": [
+                     *         {
+                     *           "_id": "01JQ8Z6W4T5N2K7M9P3R5V8X0A",
+                     *           "name": "Ada Lovelace",
+                     *           "username": "ada.lovelace",
+                     *           "email": "ada@example.com",
+                     *           "image": "https://cdn.example.com/avatars/ada.jpg",
+                     *           "bio": "Notes on the analytical engine.",
+                     *           "gender": "female",
+                     *           "emailVerified": true,
+                     *           "isPrivate": true,
+                     *           "followers": [
+                     *             "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *           ],
+                     *           "following": [
+                     *             "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *           ],
+                     *           "bookmarks": [
+                     *             "01JQ90A1B2C3D4E5F6G7H8J9KM"
+                     *           ],
+                     *           "blocked_users": [],
+                     *           "twoFactorEnabled": true,
+                     *           "createdAt": "2026-03-14T15:09:26.535Z",
+                     *           "updatedAt": "2026-03-14T15:09:26.535Z",
+                     *           "isFollowing": true,
+                     *           "requested": true
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "hasMore": true,
+                     *         "nextCursor": "20260314150926535.01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        pagination: components["schemas"]["ListPagination"];
+                        /** @constant */
+                        success: true;
+                        users: components["schemas"]["UserWithFollowing"][];
+                    };
+                };
+            };
+            /** @description Bad request: VALIDATION_ERROR, INVALID_JSON */
+            400: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: UNAUTHORIZED */
+            401: {
+                headers: {
+                    /** @example Bearer */
+                    "WWW-Authenticate"?: "Bearer";
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     usersEdit: {
         parameters: {
             query?: never;
@@ -11709,6 +12964,8 @@ export interface operations {
                     image?: string;
                     /** @description the id of one of the caller's own ready media, instead of image */
                     imageMedia?: string;
+                    /** @description a private account: only approved followers see its posts and lists; false approves every pending request */
+                    isPrivate?: boolean;
                     /** @description trimmed, then 1-64 characters (Unicode code points); no control characters; not only invisible characters */
                     name?: string;
                     /** @description trimmed and lower-cased; 1-30 characters of a-z 0-9 . _; no leading or trailing ".", no ".."; not a reserved word, not of the form of an identifier */
@@ -11737,6 +12994,7 @@ export interface operations {
                      *         "bio": "Notes on the analytical engine.",
                      *         "gender": "female",
                      *         "emailVerified": true,
+                     *         "isPrivate": true,
                      *         "followers": [
                      *           "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
                      *         ],
@@ -11933,6 +13191,7 @@ export interface operations {
                      *           "bio": "Notes on the analytical engine.",
                      *           "gender": "female",
                      *           "emailVerified": true,
+                     *           "isPrivate": true,
                      *           "followers": [
                      *             "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
                      *           ],
@@ -12110,6 +13369,7 @@ export interface operations {
                      *           "bio": "Notes on the analytical engine.",
                      *           "gender": "female",
                      *           "emailVerified": true,
+                     *           "isPrivate": true,
                      *           "followers": [
                      *             "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
                      *           ],
@@ -12133,6 +13393,7 @@ export interface operations {
                      *               "bio": "Notes on the analytical engine.",
                      *               "gender": "female",
                      *               "emailVerified": true,
+                     *               "isPrivate": true,
                      *               "followers": [
                      *                 "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
                      *               ],
@@ -12158,6 +13419,7 @@ export interface operations {
                      *               "bio": "Notes on the analytical engine.",
                      *               "gender": "female",
                      *               "emailVerified": true,
+                     *               "isPrivate": true,
                      *               "followers": [
                      *                 "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
                      *               ],
@@ -12501,12 +13763,187 @@ export interface operations {
                      *       "success": true,
                      *       "message": "Done.",
                      *       "isFollowing": true,
+                     *       "requested": true,
                      *       "followersCount": 128
                      *     }
                      */
                     "application/json": {
                         followersCount: number;
                         isFollowing: boolean;
+                        message: string;
+                        /** @description a follow request is pending (a private account, section 18) */
+                        requested: boolean;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Bad request: VALIDATION_ERROR, INVALID_JSON */
+            400: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: UNAUTHORIZED */
+            401: {
+                headers: {
+                    /** @example Bearer */
+                    "WWW-Authenticate"?: "Bearer";
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "No such record.",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    usersUnmute: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
+                traceparent?: components["parameters"]["Traceparent"];
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
+                "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
+                "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
+                "X-Step-Id"?: components["parameters"]["XStepId"];
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
+                "X-Trace-Id"?: components["parameters"]["XTraceId"];
+            };
+            path: {
+                /** @example ada.lovelace */
+                identifier: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Done.",
+                     *       "isMuted": true
+                     *     }
+                     */
+                    "application/json": {
+                        isMuted: boolean;
                         message: string;
                         /** @constant */
                         success: true;

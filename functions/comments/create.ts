@@ -5,6 +5,7 @@ import { NotFound } from '../../lib/errors';
 import { idempotencyItem, idempotent } from '../../lib/http/idempotency';
 import { getPost } from '../../lib/posts/model';
 import { relations } from '../../lib/graph/relations';
+import { privateUnfollowedIds } from '../../lib/graph/visibility';
 import { assertMayAct, standing } from '../../lib/comments/access';
 import { commentText } from '../../lib/comments/fields';
 import { createComment } from '../../lib/comments/create';
@@ -22,7 +23,8 @@ export const handler = http({ params, body, idempotent }, async (req) => {
   const { params, body, caller, trace } = req;
   const [, post] = await Promise.all([caller.user(), getPost(params.post_id)]);
   if (!post) throw new NotFound('post');
-  assertMayAct(standing(await relations(caller.userId, [post.author]), [post.author]), 'post');
+  const [rel, locked] = await Promise.all([relations(caller.userId, [post.author]), privateUnfollowedIds(caller.userId, [post.author])]);
+  assertMayAct(standing(rel, [post.author], locked.size > 0), 'post');
   const comment = await createComment(
     { post, author: caller.userId, text: body.text },
     { trace, payload: { params, body } },

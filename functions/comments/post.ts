@@ -6,6 +6,7 @@ import * as keys from '../../lib/keys';
 import { getPost } from '../../lib/posts/model';
 import { threadPage } from '../../lib/comments/list';
 import { threadQuery } from '../../lib/comments/fields';
+import { assertNotLocked } from '../../lib/graph/visibility';
 
 export const params = z.strictObject({ post_id: id() });
 export const query = threadQuery();
@@ -21,6 +22,8 @@ export const handler = http({ params, query }, async ({ params, query, caller })
       return post;
     }),
     headAuthors: (post) => [post.author],
+    // A private account's post: 404 to all but its owner and approved followers (contract section 18).
+    checkHead: (post) => assertNotLocked(caller.userId, [post.author], 'post'),
     hidden: () => new NotFound('post'),
   });
   return { body: { message: 'Comments retrieved successfully', data: { comments, pagination } } };

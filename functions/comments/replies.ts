@@ -7,6 +7,7 @@ import { getPost } from '../../lib/posts/model';
 import { threadPage } from '../../lib/comments/list';
 import { threadQuery } from '../../lib/comments/fields';
 import { chainAuthors, getComment } from '../../lib/comments/model';
+import { assertNotLocked } from '../../lib/graph/visibility';
 
 export const params = z.strictObject({ comment_id: id() });
 export const query = threadQuery();
@@ -30,6 +31,8 @@ export const handler = http({ params, query }, async ({ params, query, caller })
       const [post, parent] = await Promise.all([
         getPost(comment.post),
         comment.parentComment ? getComment(comment.parentComment) : undefined,
+        // A private account's post: 404 to all but its owner and approved followers (contract section 18).
+        assertNotLocked(caller.userId, [comment.postAuthor].filter((a): a is string => !!a), 'comment'),
       ]);
       if (!post || (comment.parentComment && !parent)) throw gone();
     },

@@ -27,7 +27,7 @@ export const handler = http({ params, body, idempotent }, async (req) => {
   // Existence and blocks first (404), then the shape of the request (400), then the caller's own blocks (403).
   const inThread = answered?.parentComment === params.comment_id ? [answered.author] : [];
   const thread = await resolveStandpoint(caller.userId, parent, inThread);
-  if (thread.standing.hidden) throw new NotFound('comment');
+  if (thread.standing.hidden || thread.standing.locked) throw new NotFound('comment');
   if (thread.comment.parentComment) throw new ReplyDepthExceeded();
   if (answers && answered?.parentComment !== thread.comment.id) {
     throw ValidationError.field('replyTo', 'must be the id of a reply to this comment');

@@ -13,6 +13,7 @@ import { recentReactions } from '../../lib/graph/recent';
 import { likersReactions } from '../../lib/posts/recent-likers';
 import { mediaReactions } from '../../lib/media/reactions';
 import { mailReactions } from '../../lib/mail/reactions';
+import { goPublicJobKind } from '../../lib/graph/go-public';
 
 export const reactions: Reaction[] = [
   ...feedReactions,
@@ -21,7 +22,7 @@ export const reactions: Reaction[] = [
   ...likersReactions,
   ...mediaReactions,
   ...mailReactions,
-  jobReaction([...feedJobs, ...accountJobs]),
+  jobReaction([...feedJobs, ...accountJobs, goPublicJobKind]),
 ];
 
 export const handler = async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => react(event.Records ?? [], reactions);

@@ -6,6 +6,7 @@ import { batchGet, itemKey } from '../../lib/db/batch';
 import { edgePage } from '../../lib/graph/lists';
 import { presentAhead, presentPosts } from '../../lib/posts/present';
 import type { PostItem } from '../../lib/posts/model';
+import { privateUnfollowedIds } from '../../lib/graph/visibility';
 
 // Cursor-based like the user lists, with the post lists' limit (contract section 8).
 export const query = z.strictObject({ limit: intParam(1, 50, 10), cursor: z.optional(listCursor()) });
@@ -22,6 +23,11 @@ export const handler = http({ query }, async ({ query, caller }) => {
   const found = page.ids.length ? await batchGet<PostItem>(page.ids.map(keys.post)) : new Map<string, PostItem>();
   const items = page.ids.map((postId) => found.get(itemKey(keys.post(postId))))
     .filter((p): p is PostItem => p !== undefined && !hidden.has(p.author));
-  const posts = await presentPosts(items, caller.userId, undefined, ahead);
-  return { body: { posts, pagination: page.pagination } };
+  // Posts of private accounts the caller does not follow are left out (contract section 18),
+  // checked beside their presentation.
+  const [posts, locked] = await Promise.all([
+    presentPosts(items, caller.userId, undefined, ahead),
+    privateUnfollowedIds(caller.userId, items.map((p) => p.author)),
+  ]);
+  return { body: { posts: posts.filter((p) => !locked.has(p.author)), pagination: page.pagination } };
 });

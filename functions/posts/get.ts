@@ -5,6 +5,7 @@ import { NotFound } from '../../lib/errors';
 import { getPost, toPostView } from '../../lib/posts/model';
 import { LIKES_EMBED, recentLikers, viewerFlags } from '../../lib/posts/present';
 import { relations } from '../../lib/graph/relations';
+import { privateUnfollowedIds } from '../../lib/graph/visibility';
 
 export const params = z.strictObject({ post_id: id() });
 
@@ -16,7 +17,8 @@ export const handler = http({ params }, async ({ params, caller }) => {
     viewerFlags(caller.userId, [params.post_id]),
   ]);
   if (!post) throw new NotFound('post');
-  const rel = (await relations(caller.userId, [post.author])).get(post.author)!;
-  if (rel.blocksCaller) throw new NotFound('post');
+  // Its author's blocks and (contract section 18) privacy, in one round trip.
+  const [rels, locked] = await Promise.all([relations(caller.userId, [post.author]), privateUnfollowedIds(caller.userId, [post.author])]);
+  if (rels.get(post.author)!.blocksCaller || locked.size) throw new NotFound('post');
   return { body: { post: toPostView(post, likes, flags.get(post.id)!) } };
 });

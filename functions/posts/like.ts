@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { http } from '../../lib/http';
 import { id } from '../../lib/fields';
 import { existingPost } from '../../lib/posts/access';
-import { likePost } from '../../lib/posts/edges';
+import { asSeen, likePost } from '../../lib/posts/edges';
 
 export const params = z.strictObject({ post_id: id() });
 
@@ -11,6 +11,6 @@ export const handler = http({ params }, async ({ params, caller, trace }) => {
   const [, post] = await Promise.all([caller.user(), existingPost(params.post_id)]);
   // The count comes from the write: its transaction is conditioned on the count read with the
   // post, so seen +/- 1 is exact at the moment it committed (lib/db/transact.ts countedChange).
-  const { count } = await likePost({ post, callerId: caller.userId, trace, payload: { params } });
+  const { count } = await asSeen({ post, callerId: caller.userId, trace, payload: { params } }, likePost);
   return { body: { message: 'Post liked successfully', isLiked: true, likesCount: count } };
 });

@@ -8,6 +8,7 @@ import * as keys from '../../lib/keys';
 import { likers } from '../../lib/posts/likers';
 import { decodeCursor } from '../../lib/graph/cursor';
 import { listedUsers } from '../../lib/graph/user-list';
+import { assertNotLocked } from '../../lib/graph/visibility';
 
 export const params = z.strictObject({ post_id: id() });
 export const query = userListQuery();
@@ -25,6 +26,8 @@ export const handler = http({ params, query }, async ({ params, query, caller })
   const post = found.get(itemKey(keys.post(postId))) as PostItem | undefined;
   // To a user its author blocked (or an author hidden from everyone), the post does not exist.
   if (!post || lists.blockedBy.includes(post.author)) throw new NotFound('post');
+  // A private account's post: 404 to all but its owner and approved followers (contract section 18).
+  await assertNotLocked(caller.userId, [post.author], 'post');
   const { hasMore, nextCursor } = await page;
   return { body: { likes, pagination: { hasMore, nextCursor } } };
 });

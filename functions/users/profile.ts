@@ -14,17 +14,22 @@ export const handler = http({ params }, async ({ params, caller }) => {
   const targetId = await resolveUserId(params.identifier);
   if (!targetId) throw new NotFound('user');
   const own = targetId === caller.userId;
-  const [{ user, relation: r }, edges] = await Promise.all([
+  const [{ user, relation: r, requested, muted }, edges] = await Promise.all([
     // The caller's own item is already in flight from authentication; someone else's comes
-    // with the caller's relation to them in one BatchGet.
-    own ? caller.user().then((u) => ({ user: u, relation: NO_RELATION })) : userAndRelation(caller.userId, targetId),
+    // with the caller's relation to them (its request and mute keys too) in one BatchGet.
+    own ? caller.user().then((u) => ({ user: u, relation: NO_RELATION, requested: false, muted: false })) : userAndRelation(caller.userId, targetId, true),
     loadEdges(targetId, own, EMBED_LIMIT.single, own ? ownAhead(caller) : {}),
   ]);
   // To someone they blocked, a user does not exist.
   if (!user || r.blocksCaller) throw new NotFound('user');
+  // A private account shows a non-follower its base fields and counts, nothing of its lists (contract section 18).
+  const locked = !own && user.isPrivate === true && !r.isFollowing;
   return {
     body: {
-      user: { ...toBaseUser(user, edges, own), isFollowing: r.isFollowing, isBlocked: r.isBlocked, ...counters(user) },
+      user: {
+        ...toBaseUser(user, locked ? { followers: [], following: [] } : edges, own),
+        isFollowing: r.isFollowing, requested: !!requested, isMuted: !!muted, isBlocked: r.isBlocked, ...counters(user),
+      },
     },
   };
 });

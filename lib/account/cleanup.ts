@@ -238,6 +238,13 @@ const REMOVERS: Sweep[] = [
   { kind: 'media', range: (u) => ({ index: 'GSI2', pk: keys.mediaOf(u) }), remove: (items) => removeMedia(items.map((i) => String(i.id))) },
   { kind: 'home', range: (u) => ({ pk: keys.homeFeed(u) }), remove: deleteKeys },
   { kind: 'notifications', range: (u) => ({ pk: keys.notificationsOf(u) }), remove: deleteKeys },
+  {
+    // Follow requests to the account: their requesters' requestsOut (the follow limit's count).
+    kind: 'requests',
+    range: (u) => ({ index: 'GSI1', pk: keys.requestsTo(u) }),
+    remove: (items) => removeCounted(items.map((i) => ({ edge: keyOf(i), counted: keys.user(String(i.requesterId)), field: 'requestsOut' }))),
+  },
+  { kind: 'mutedBy', range: (u) => ({ index: 'GSI2', pk: keys.mutedByOf(u) }), remove: deleteKeys },
 ];
 
 /** The sweeps in the order and with the dependencies the deleting transaction wrote their jobs (lib/account/jobs.ts). */

@@ -28,6 +28,10 @@ export const SWEEP_KINDS: readonly { kind: string; after?: string }[] = [
   { kind: 'media' },
   { kind: 'home' },
   { kind: 'notifications' },
+  // Contract section 18: requests to the account (their requesters' requestsOut) and mutes of it
+  // (its own requests and mutes live in its partition, which the final job sweeps).
+  { kind: 'requests' },
+  { kind: 'mutedBy' },
 ];
 
 /** The last job: the user's own partition, then the user item and the GONE item together. */

@@ -11,18 +11,20 @@ import { chainAuthors, getComment, type CommentItem } from './model';
 export interface Standing {
   /** Someone the content depends on blocked the caller: to the caller it does not exist. */
   hidden: boolean;
+  /** The post is a private account's whose approved follower the caller is not (contract section 18): 404 to every action. */
+  locked?: boolean;
   /** The caller blocked someone the content depends on. */
   blocking: boolean;
 }
 
-export function standing(rel: Map<string, Relation>, authors: string[]): Standing {
+export function standing(rel: Map<string, Relation>, authors: string[], locked = false): Standing {
   const rs = authors.map((a) => rel.get(a));
-  return { hidden: rs.some((r) => !!r?.blocksCaller), blocking: rs.some((r) => !!r?.isBlocked) };
+  return { hidden: rs.some((r) => !!r?.blocksCaller), blocking: rs.some((r) => !!r?.isBlocked), locked };
 }
 
 /** 404 when hidden, 403 when the caller blocked an author of it. */
 export function assertMayAct(s: Standing, what: string): void {
-  if (s.hidden) throw new NotFound(what);
+  if (s.hidden || s.locked) throw new NotFound(what);
   if (s.blocking) throw new Forbidden(`You blocked the author of this ${what}; unblock them to interact with it.`);
 }
 
@@ -43,9 +45,14 @@ export async function resolveStandpoint(callerId: string, comment: CommentItem |
   if (!comment) throw new NotFound('comment');
   const authors = [...chainAuthors(comment), ...also];
   const above = [keys.post(comment.post), ...(comment.parentComment ? [keys.comment(comment.parentComment)] : [])];
-  const found = await batchGet([...above, ...relationKeys(callerId, authors)], { projection: 'createdAt' });
+  // The post author's item (isPrivate) rides in the same BatchGet; its follow key is among the relation keys.
+  const owner = comment.postAuthor && comment.postAuthor !== callerId ? [keys.user(comment.postAuthor)] : [];
+  const found = await batchGet([...above, ...owner, ...relationKeys(callerId, authors)], { projection: 'createdAt, isPrivate' });
   if (above.some((k) => !found.has(itemKey(k)))) throw new NotFound('comment');
-  return { comment, standing: standing(readRelations(callerId, authors, found), authors) };
+  const rel = readRelations(callerId, authors, found);
+  const locked = owner.length > 0 && (found.get(itemKey(owner[0]!)) as { isPrivate?: boolean } | undefined)?.isPrivate === true
+    && !rel.get(comment.postAuthor!)?.isFollowing;
+  return { comment, standing: standing(rel, authors, locked) };
 }
 
 export async function loadStandpoint(callerId: string, commentId: string): Promise<Standpoint> {

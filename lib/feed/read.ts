@@ -105,24 +105,28 @@ export async function readHomeFeed(
   const judged = new Map<string, PostItem | null>(); // post id -> the post shown, or null: left out
   const follows = new Set<string>([caller.userId]);
   const checked = new Set<string>([caller.userId]);
+  // Authors the caller muted (contract section 18): their mute keys ride in the same BatchGet as
+  // their follow edges, so a page costs the same however many accounts the caller muted.
+  const muted = new Set<string>();
 
   /** Reads what judging the candidates read so far needs (their posts, follow edges to new authors) beside `alongside`. */
   const resolve = async (alongside: Promise<unknown>, authorsKnown: string[] = []) => {
     const open = sources.flatMap((s) => s.read).filter((c) => !judged.has(c.id));
     const postKeys = open.filter((c) => !c.post).map((c) => keys.post(c.id));
     const authors = [...new Set([...open.map((c) => c.authorId), ...authorsKnown])].filter((a) => !checked.has(a));
-    const wanted = [...postKeys, ...authors.map((a) => keys.follow(caller.userId, a))];
+    const wanted = [...postKeys, ...authors.flatMap((a) => [keys.follow(caller.userId, a), keys.mute(caller.userId, a)])];
     const [found] = await Promise.all([wanted.length ? batchGet(wanted) : Promise.resolve(new Map()), alongside]);
     for (const a of authors) {
       checked.add(a);
       if (found.has(itemKey(keys.follow(caller.userId, a)))) follows.add(a);
+      if (found.has(itemKey(keys.mute(caller.userId, a)))) muted.add(a);
     }
     for (const c of sources.flatMap((s) => s.read)) {
       if (judged.has(c.id)) continue;
       const post = c.post ?? (found.get(itemKey(keys.post(c.id))) as PostItem | undefined);
       // A read-time author's posts were read beside this round's BatchGet, their follow edge within it.
       if (!post && !c.post && !postKeys.some((k) => k.PK === keys.post(c.id).PK)) continue;
-      judged.set(c.id, post && follows.has(post.author) && !hidden.has(post.author) ? post : null);
+      judged.set(c.id, post && follows.has(post.author) && !hidden.has(post.author) && !muted.has(post.author) ? post : null);
     }
   };
 

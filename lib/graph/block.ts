@@ -38,9 +38,9 @@ function stillAsRead(key: { PK: string; SK: string }, exists: boolean): TxItem {
 
 export async function block(callerId: string, targetId: string, trace: TraceContext, payload: Record<string, unknown>): Promise<{ changed: boolean }> {
   for (let attempt = 1; ; attempt++) {
-    const [userExists, iFollow, theyFollow, alreadyBlocked, gone, blockedByTarget] = await existing([
+    const [userExists, iFollow, theyFollow, alreadyBlocked, gone, blockedByTarget, iRequested, theyRequested] = await existing([
       keys.user(targetId), keys.follow(callerId, targetId), keys.follow(targetId, callerId), keys.block(callerId, targetId), keys.gone(targetId),
-      keys.block(targetId, callerId),
+      keys.block(targetId, callerId), keys.followRequest(callerId, targetId), keys.followRequest(targetId, callerId),
     ]);
     // An account hidden from everyone (suspended, or deleted and not yet cleaned up), or one that
     // blocks the caller, does not exist to the caller (contract sections 6, 13 and 15), already
@@ -60,17 +60,23 @@ export async function block(callerId: string, targetId: string, trace: TraceCont
     const edge = blockEdge(callerId, targetId, new Date().toISOString());
     const a = iFollow ? 1 : 0;
     const b = theyFollow ? 1 : 0;
+    // Pending follow requests either way go with the block (contract section 18); their
+    // notifications go with them (the stream's undo, and the block's own sweep).
+    const ra = iRequested ? 1 : 0;
+    const rb = theyRequested ? 1 : 0;
     const removed = [iFollow && 'the follow of the blocker', theyFollow && 'the follow of the blocked user'].filter(Boolean);
     try {
       await transact([
-        moveCounters(targetId, { followersCount: -a, followingCount: -b }, () => new NotFound('user')),
+        moveCounters(targetId, { followersCount: -a, followingCount: -b, requestsOut: -rb }, () => new NotFound('user')),
         notGone(targetId, () => new NotFound('user')),
         notBlockedBy(targetId, callerId),
-        moveCounters(callerId, { blockedCount: 1, followingCount: -a, followersCount: -b }),
+        moveCounters(callerId, { blockedCount: 1, followingCount: -a, followersCount: -b, requestsOut: -ra }),
         { op: { Put: { TableName: TABLE, Item: edge, ConditionExpression: 'attribute_not_exists(PK)' } } },
         { op: { Put: { TableName: TABLE, Item: blockMirror(callerId, targetId, edge.createdAt) } } },
         stillAsRead(keys.follow(callerId, targetId), iFollow!),
         stillAsRead(keys.follow(targetId, callerId), theyFollow!),
+        stillAsRead(keys.followRequest(callerId, targetId), iRequested!),
+        stillAsRead(keys.followRequest(targetId, callerId), theyRequested!),
         logItem(trace, {
           type: 'USER_BLOCKED',
           description: `User ${callerId} blocked user ${targetId}${removed.length ? `, removing ${removed.join(' and ')}` : ''}.`,

@@ -14,6 +14,8 @@ import type { TraceContext } from '../audit/context';
 import { FOLLOW_LIMIT, followEdge, moveCounters } from './edges';
 import type { CountedTarget } from './target';
 import { notGone } from '../users/gone';
+import type { UserItem } from '../users/model';
+import { limitCondition } from './requests';
 
 export interface FollowResult {
   changed: boolean;
@@ -38,7 +40,9 @@ const followersCounter = (target: CountedTarget, delta: 1 | -1): Counter => ({
   bump: 'edgesV',
 });
 
-export async function follow(callerId: string, target: CountedTarget, trace: TraceContext, payload: Record<string, unknown>): Promise<FollowResult> {
+/** `me`: the caller's item as read, whose pending requests count toward the follow limit (lib/graph/requests.ts). */
+export async function follow(callerId: string, target: CountedTarget, trace: TraceContext, payload: Record<string, unknown>, me?: Partial<Pick<UserItem, 'followingCount' | 'requestsOut'>>): Promise<FollowResult> {
+  const limit = limitCondition(me ?? {}, 'followingCount');
   const targetId = target.id;
   const edge = followEdge(callerId, targetId, new Date().toISOString());
   const put: TxItem = { op: { Put: { TableName: TABLE, Item: edge, ConditionExpression: 'attribute_not_exists(PK)' } } };
@@ -58,8 +62,8 @@ export async function follow(callerId: string, target: CountedTarget, trace: Tra
           Key: keys.user(callerId),
           // edgesV: the caller's recent arrays are stale until the stream catches up (lib/graph/recent.ts).
           UpdateExpression: 'ADD followingCount :one, edgesV :one',
-          ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(followingCount) OR followingCount < :max)',
-          ExpressionAttributeValues: { ':one': 1, ':max': FOLLOW_LIMIT },
+          ConditionExpression: `attribute_exists(PK) AND ${limit.expression}`,
+          ExpressionAttributeValues: { ':one': 1, ...limit.values },
         },
       },
       onConditionFailed: () => new FollowLimitReached(FOLLOW_LIMIT),
@@ -97,5 +101,28 @@ export async function unfollow(callerId: string, target: CountedTarget, trace: T
     payload,
     diff: diffState({ followerId: callerId, followeeId: targetId }, null),
   }, `User ${callerId} does not follow user ${targetId}; nothing changed.`);
+  return { changed, followersCount: count };
+}
+
+/**
+ * The owner ends a follower's follow (contract section 18): the unfollow's transaction, recorded
+ * as the owner's. Someone who does not follow the owner: a 200 that changes nothing.
+ */
+export async function removeFollower(owner: CountedTarget, followerId: string, trace: TraceContext, payload: Record<string, unknown>): Promise<FollowResult> {
+  const entry = { type: 'FOLLOWER_REMOVED', actorId: owner.id, payload };
+  if (followerId === owner.id) {
+    await recordNoChange(trace, entry, `User ${owner.id} does not follow themselves; nothing changed.`);
+    return { changed: false, followersCount: owner.followersCount };
+  }
+  const del: TxItem = { op: { Delete: { TableName: TABLE, Key: keys.follow(followerId, owner.id), ConditionExpression: 'attribute_exists(PK)' } } };
+  const { changed, count } = await recordCountedChange(trace, (followers) => [
+    followers,
+    del,
+    moveCounters(followerId, { followingCount: -1 }),
+  ], del, followersCounter(owner, -1), {
+    ...entry,
+    description: `User ${owner.id} removed the follower ${followerId}.`,
+    diff: diffState({ followerId, followeeId: owner.id }, null),
+  }, `User ${followerId} does not follow user ${owner.id}; nothing changed.`);
   return { changed, followersCount: count };
 }

@@ -15,7 +15,7 @@ import * as keys from '../keys';
 import { INDEX } from '../keys';
 import { decodeCursor, encodeCursor } from './cursor';
 
-export type ListKind = 'followers' | 'following' | 'blocked' | 'bookmarks';
+export type ListKind = 'followers' | 'following' | 'blocked' | 'bookmarks' | 'requests' | 'muted';
 
 interface ListDef {
   index: 'GSI1' | 'GSI2';
@@ -30,6 +30,9 @@ const LISTS: Record<ListKind, ListDef> = {
   blocked: { index: 'GSI1', partition: keys.blocksOf, edge: (owner, other) => keys.block(owner, other) },
   // A user's bookmarks (GET /posts/bookmarks): the entries are post ids.
   bookmarks: { index: 'GSI1', partition: keys.bookmarksOf, edge: (owner, postId) => keys.bookmark(owner, postId) },
+  // Contract section 18: a user's pending incoming follow requests, and the accounts it muted.
+  requests: { index: 'GSI1', partition: keys.requestsTo, edge: (owner, requester) => keys.followRequest(requester, owner) },
+  muted: { index: 'GSI1', partition: keys.mutesOf, edge: (owner, other) => keys.mute(owner, other) },
 };
 
 export interface EdgePage {

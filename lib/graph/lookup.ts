@@ -8,13 +8,18 @@ import { readRelations, relationKeys, type Relation } from './relations';
 export interface UserAndRelation {
   user: UserItem | undefined;
   relation: Relation;
+  /** With `pending`: the caller has a follow request pending with the user, and muted it (contract section 18). */
+  requested?: boolean;
+  muted?: boolean;
 }
 
-export async function userAndRelation(callerId: string, userId: string): Promise<UserAndRelation> {
-  const found = await batchGet([keys.user(userId), ...relationKeys(callerId, [userId])]);
+export async function userAndRelation(callerId: string, userId: string, pending = false): Promise<UserAndRelation> {
+  const extra = pending && userId !== callerId ? [keys.followRequest(callerId, userId), keys.mute(callerId, userId)] : [];
+  const found = await batchGet([keys.user(userId), ...relationKeys(callerId, [userId]), ...extra]);
   return {
     user: found.get(itemKey(keys.user(userId))) as UserItem | undefined,
     relation: readRelations(callerId, [userId], found).get(userId)!,
+    ...(extra.length ? { requested: found.has(itemKey(extra[0]!)), muted: found.has(itemKey(extra[1]!)) } : {}),
   };
 }
 

@@ -3,10 +3,11 @@
 // edges (the stream has not caught up with a follow of the last moments), and the viewer's
 // own object (its bookmarks and blocks), read their edges in a second round trip. Deleted
 // users are simply absent from the result.
-import { EMBED_LIMIT, bookmarkShown, loadEdges } from '../users/repo';
+import { EMBED_LIMIT, bookmarkShown, loadEdges, withoutLocked } from '../users/repo';
 import { recentEdges, toBaseUser, type BaseUser, type UserEdges, type UserItem } from '../users/model';
 import { batchGet, itemKey, type Key } from '../db/batch';
 import * as keys from '../keys';
+import { privateUnfollowed } from './visibility';
 
 export interface Presented {
   users: Map<string, BaseUser>;
@@ -57,7 +58,7 @@ export async function presentIds(ids: string[], viewerId: string, opts: PresentO
     ? {
       followers: mine.followers.slice(0, limit),
       following: mine.following.slice(0, limit),
-      bookmarks: bookmarked.filter(shown).slice(0, limit),
+      bookmarks: (await withoutLocked(viewerId, bookmarked.filter(shown), found)).slice(0, limit),
       blocked_users: (await opts.viewer!.blocked).slice(0, limit),
     }
     : own!);
@@ -65,8 +66,14 @@ export async function presentIds(ids: string[], viewerId: string, opts: PresentO
     const item = opts.known?.get(id) ?? (found.get(itemKey(keys.user(id))) as UserItem | undefined);
     return item ? [[id, item] as const] : [];
   }));
+  // A private account's lists are [] to all but its owner and approved followers (contract
+  // section 18): the follow keys a page asked for already answer it, others cost one BatchGet
+  // of the private ones alone.
+  const asked = new Set((opts.also ?? []).map(itemKey));
+  const locked = await privateUnfollowed(viewerId, [...items.values()].map((i) => ({ id: i.id, isPrivate: i.isPrivate })), found, asked);
   const edges = new Map<string, UserEdges>();
   await Promise.all([...items].map(async ([id, item]) => {
+    if (locked.has(id)) { edges.set(id, { followers: [], following: [] }); return; }
     const recent = id === viewerId || limit > EMBED_LIMIT.list ? undefined : recentEdges(item);
     const chosen = recent ? { followers: recent.followers.slice(0, limit), following: recent.following.slice(0, limit) } : undefined;
     edges.set(id, id === viewerId ? await ownEdges() : chosen ?? await loadEdges(id, false, limit));

@@ -36,6 +36,7 @@ import { edgeIds } from '../users/repo';
 import { recentEdges, type BaseUser, type UserItem } from '../users/model';
 import type { Viewer } from './viewer';
 import { presentIds } from './present';
+import { requestedAmong } from './visibility';
 import { holdsTop, takeTop, topAccounts } from './popular';
 import { followPlan, followReads } from './relations';
 
@@ -110,11 +111,14 @@ export async function suggest(caller: Viewer, limit: number): Promise<Suggestion
   const people = candidates.flatMap((r) => [r.id, ...r.by.filter(visible), ...r.mutual.filter(visible)]);
   // A ranking's Put goes beside this read; the answer waits for both (a Put that fails is a
   // 500, like every failed write of a request: the next call ranks again).
-  const [{ users, found }] = await Promise.all([presentIds(people, caller.userId, { known, hidden: caller.hidden() }), stored]);
+  // An account the caller has a request pending with is not suggested (contract section 18): read only when the caller has any.
+  const [{ users, found }, , requested] = await Promise.all([
+    presentIds(people, caller.userId, { known, hidden: caller.hidden() }), stored, requestedAmong(me, candidates.map((r) => r.id)),
+  ]);
   const itemOf = (id: string) => known.get(id) ?? (found.get(itemKey(keys.user(id))) as UserItem | undefined);
   const objects = (ids: string[]) => ids.filter((id) => visible(id) && shown(itemOf(id)) && users.has(id)).map((id) => users.get(id)!);
   return candidates
-    .filter((r) => shown(itemOf(r.id)) && users.has(r.id))
+    .filter((r) => shown(itemOf(r.id)) && users.has(r.id) && !requested.has(r.id))
     .slice(0, limit)
     .map((r) => ({ ...users.get(r.id)!, mutualFollowers: objects(r.mutual), followerBy: objects(r.by) }));
 }

@@ -21,6 +21,8 @@ export interface CountedTarget {
   followersCount: number;
   /** When the count last moved (epoch ms): a hot target's follow skips the optimistic attempt. */
   followersCountAt?: number;
+  /** A private account (contract section 18): a follow becomes a request. */
+  isPrivate?: boolean;
 }
 
 /**
@@ -31,9 +33,12 @@ export interface CountedTarget {
 export async function countedTarget(identifier: string, callerId: string, selfMessage?: string): Promise<CountedTarget> {
   const id = await targetOf(identifier, callerId, selfMessage);
   const res = await db.send(new GetCommand({
-    TableName: TABLE, Key: keys.user(id), ProjectionExpression: 'PK, followersCount, followersCountAt', ConsistentRead: true,
+    TableName: TABLE, Key: keys.user(id), ProjectionExpression: 'PK, followersCount, followersCountAt, isPrivate', ConsistentRead: true,
   }));
   if (!res.Item) throw new NotFound('user');
   const at = res.Item.followersCountAt as number | undefined;
-  return { id, followersCount: Number(res.Item.followersCount ?? 0), ...(at === undefined ? {} : { followersCountAt: Number(at) }) };
+  return {
+    id, followersCount: Number(res.Item.followersCount ?? 0), ...(at === undefined ? {} : { followersCountAt: Number(at) }),
+    ...(res.Item.isPrivate === true ? { isPrivate: true } : {}),
+  };
 }

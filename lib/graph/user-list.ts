@@ -12,16 +12,17 @@ import { EMBED_LIMIT, bookmarkIds, resolveUserId } from '../users/repo';
 import { NotFound } from '../errors';
 import type { Viewer } from './viewer';
 import { itemKey, type Key } from '../db/batch';
-import type { BaseUser } from '../users/model';
+import type { BaseUser, UserItem } from '../users/model';
 import type { BlockLists } from './hidden';
 import * as keys from '../keys';
 import { followPlan, followReads, relationsFrom } from './relations';
 import { edgePage } from './lists';
 import { presentIds } from './present';
+import { assertListsOpen, requestedAmong } from './visibility';
 
 /** A page of listed users as the caller sees them, with `isFollowing`; `found` holds `also` (the list's owner or post). */
 export interface Listed {
-  users: (BaseUser & { isFollowing: boolean })[];
+  users: (BaseUser & { isFollowing: boolean; requested: boolean })[];
   found: Map<string, unknown>;
   lists: BlockLists;
 }
@@ -48,8 +49,13 @@ export async function listedUsers(caller: Viewer, page: Promise<string[]>, also:
     viewer: { item: me, bookmarks: ownBookmarks, blocked: Promise.resolve(lists.blocked) },
     hidden: Promise.resolve(hidden),
   });
-  const rels = relationsFrom(caller.userId, ids, await follow.follows(found), lists);
-  return { users: ids.filter((id) => users.has(id)).map((id) => ({ ...users.get(id)!, isFollowing: rels.get(id)!.isFollowing })), found, lists };
+  const [follows, requested] = await Promise.all([follow.follows(found), requestedAmong(me, ids)]);
+  const rels = relationsFrom(caller.userId, ids, follows, lists);
+  return {
+    users: ids.filter((id) => users.has(id)).map((id) => ({ ...users.get(id)!, isFollowing: rels.get(id)!.isFollowing, requested: requested.has(id) })),
+    found,
+    lists,
+  };
 }
 
 export async function userList(kind: 'followers' | 'following', identifier: string, caller: Viewer, limit: number, cursor?: string) {
@@ -61,5 +67,8 @@ export async function userList(kind: 'followers' | 'following', identifier: stri
   // the block lists say the second, its item (read with the page's users) the first.
   const { users, found, lists } = await listedUsers(caller, page.then((p) => p.ids), [keys.user(ownerId)]);
   if (lists.blockedBy.includes(ownerId) || (ownerId !== caller.userId && !found.has(itemKey(keys.user(ownerId))))) throw new NotFound('user');
+  // A private account's lists: 403 PRIVATE_ACCOUNT to all but its owner and approved followers (contract section 18).
+  const owner = found.get(itemKey(keys.user(ownerId))) as UserItem | undefined;
+  if (owner) await assertListsOpen(caller.userId, owner);
   return { users, pagination: (await page).pagination };
 }

@@ -7,7 +7,7 @@
 // those already there, in both directions. A change record may come again long after its own
 // time (a dead letter redriven): a notification is kept only while the item that caused it
 // stands, and an undo removes only the notification of the undone item or an older one.
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from '../db/client';
 import { batchGet, itemKey } from '../db/batch';
 import * as keys from '../keys';
@@ -43,10 +43,21 @@ const keyOf = (item: Item) => ({ PK: String(item.PK), SK: String(item.SK) });
 async function notify(n: NewNotification, cause: Item): Promise<void> {
   if (n.recipientId === n.actorId) return;
   const at = String(cause.createdAt);
+  // A recipient who muted the actor before the action is not told of it (contract section 18):
+  // checked before the notification is written, and again after it (a mute landing between).
+  const muted = async () => {
+    const m = await db.send(new GetCommand({ TableName: TABLE, Key: keys.mute(n.recipientId, n.actorId), ProjectionExpression: 'createdAt', ConsistentRead: true }));
+    return m.Item !== undefined && String(m.Item.createdAt) <= at;
+  };
+  if (await muted()) return;
   await addNotification({ ...n, causeAt: at });
   const blocks = [keys.block(n.recipientId, n.actorId), keys.block(n.actorId, n.recipientId)];
-  const found = await batchGet([...blocks, keyOf(cause)], { projection: 'createdAt' });
+  // A recipient who muted the actor before the action is not told of it (contract section 18).
+  const mute = keys.mute(n.recipientId, n.actorId);
+  const found = await batchGet([...blocks, mute, keyOf(cause)], { projection: 'createdAt' });
+  const mutedAt = (found.get(itemKey(mute)) as { createdAt?: string } | undefined)?.createdAt;
   if (blocks.some((k) => found.has(itemKey(k)))) await removeNotification(n.recipientId, n.cause);
+  else if (mutedAt !== undefined && mutedAt <= at) await removeNotification(n.recipientId, n.cause, at);
   else if ((found.get(itemKey(keyOf(cause))) as { createdAt?: string } | undefined)?.createdAt !== at) await removeNotification(n.recipientId, n.cause, at);
 }
 
@@ -59,7 +70,13 @@ async function notify(n: NewNotification, cause: Item): Promise<void> {
 function causesOf(item: Item): NewNotification[] {
   switch (item.type) {
     case 'FOLLOW':
+      // An approved request (contract section 18): the requester is told, the owner gets no FOLLOW.
+      if (item.approved === true) {
+        return [{ kind: 'FOLLOW_REQUEST_APPROVED', recipientId: String(item.followerId), actorId: String(item.followeeId), cause: `FOLLOW_REQUEST_APPROVED#${item.followeeId}` }];
+      }
       return [{ kind: 'FOLLOW', recipientId: String(item.followeeId), actorId: String(item.followerId), cause: `FOLLOW#${item.followerId}` }];
+    case 'FOLLOW_REQUEST':
+      return [{ kind: 'FOLLOW_REQUEST', recipientId: String(item.ownerId), actorId: String(item.requesterId), cause: `FOLLOW_REQUEST#${item.requesterId}` }];
     case 'LIKE': {
       const actorId = String(item.userId);
       if (String(item.PK).startsWith('POST#')) {
@@ -83,7 +100,7 @@ function causesOf(item: Item): NewNotification[] {
   }
 }
 
-const NOTIFYING = ['FOLLOW', 'LIKE', 'COMMENT'];
+const NOTIFYING = ['FOLLOW', 'LIKE', 'COMMENT', 'FOLLOW_REQUEST'];
 
 export const notificationReactions: Reaction[] = [
   {

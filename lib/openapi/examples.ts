@@ -206,6 +206,7 @@ export const ERROR_MESSAGES: Record<string, string> = {
   INVALID_CREDENTIALS: 'The username, e-mail address or password is wrong.',
   FORBIDDEN: 'You are not allowed to do this.',
   FOLLOW_LIMIT_REACHED: 'You cannot follow more than 7,500 accounts.',
+  PRIVATE_ACCOUNT: 'This account is private. Follow it and wait for approval to see its posts and lists.',
   NOT_FOUND: 'No such record.',
   USERNAME_TAKEN: 'This username is already taken.',
   EMAIL_TAKEN: 'An account with this e-mail address already exists.',

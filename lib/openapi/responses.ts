@@ -24,7 +24,7 @@ export interface RouteDoc {
 
 const message: Schema = { type: 'string' };
 const list = (name: string): Schema => ({ type: 'array', items: ref(name) });
-const follow = { message, isFollowing: { type: 'boolean' }, followersCount: { type: 'integer', minimum: 0 } };
+const follow = { message, isFollowing: { type: 'boolean' }, requested: { type: 'boolean', description: 'a follow request is pending (a private account, section 18)' }, followersCount: { type: 'integer', minimum: 0 } };
 const like = { message, isLiked: { type: 'boolean' }, likesCount: { type: 'integer', minimum: 0 } };
 const tokens = {
   token: { type: 'string', description: 'access token (JWT), sent as Authorization: Bearer' },
@@ -86,7 +86,7 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'GET /users/{identifier}': {
     summary: "A user's profile by id or username", status: 200, body: { user: ref('UserProfile') } },
   'POST /users/profile/edit': {
-    summary: "Change any of the caller's name, username, bio, gender, image", status: 200, body: { message, user: ref('User') }, errors: { 409: ['USERNAME_TAKEN'] } },
+    summary: "Change any of the caller's name, username, bio, gender, image, isPrivate (going public approves every pending follow request)", status: 200, body: { message, user: ref('User') }, errors: { 409: ['USERNAME_TAKEN'] } },
   'GET /users/suggested': {
     summary: 'Suggested users, by shared connections, then the most followed', status: 200, body: { users: list('SuggestedUser') } },
   'GET /users/search': {
@@ -94,11 +94,25 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'GET /users/blocked': {
     summary: 'The users the caller blocked, newest first', status: 200, body: { message, data: list('User'), count: { type: 'integer', minimum: 0 }, pagination: ref('ListPagination') } },
   'GET /users/{identifier}/followers': {
-    summary: "A user's followers, newest first", status: 200, body: { followers: list('UserWithFollowing'), pagination: ref('ListPagination') } },
+    summary: "A user's followers, newest first", status: 200, body: { followers: list('UserWithFollowing'), pagination: ref('ListPagination') }, errors: { 403: ['PRIVATE_ACCOUNT'] } },
   'GET /users/{identifier}/following': {
-    summary: 'The users a user follows, newest first', status: 200, body: { following: list('UserWithFollowing'), pagination: ref('ListPagination') } },
+    summary: 'The users a user follows, newest first', status: 200, body: { following: list('UserWithFollowing'), pagination: ref('ListPagination') }, errors: { 403: ['PRIVATE_ACCOUNT'] } },
+  'GET /users/follow-requests': {
+    summary: "The caller's pending incoming follow requests, newest first", status: 200, body: { requests: list('UserWithFollowing'), pagination: ref('ListPagination') } },
+  'POST /users/follow-requests/{identifier}/approve': {
+    summary: 'Approve a pending follow request: it becomes a follow and the requester is told', status: 200, body: { message, followersCount: { type: 'integer', minimum: 0 } } },
+  'POST /users/follow-requests/{identifier}/reject': {
+    summary: 'Reject a pending follow request (the requester is told nothing)', status: 200, body: { message } },
+  'POST /users/followers/{identifier}/remove': {
+    summary: 'That user stops following the caller (nobody is told); a non-follower changes nothing', status: 200, body: { message, followersCount: { type: 'integer', minimum: 0 } } },
+  'POST /users/mute/{identifier}': {
+    summary: "Mute a user: its posts leave the caller's feed and explore, its actions stop notifying the caller (idempotent)", status: 200, body: { message, isMuted: { type: 'boolean' } }, errors: { 400: ['SELF_ACTION'] } },
+  'POST /users/unmute/{identifier}': {
+    summary: 'Unmute a user (idempotent)', status: 200, body: { message, isMuted: { type: 'boolean' } } },
+  'GET /users/muted': {
+    summary: 'The users the caller muted, newest first', status: 200, body: { users: list('UserWithFollowing'), pagination: ref('ListPagination') } },
   'POST /users/follow/{identifier}': {
-    summary: 'Follow a user (idempotent)', status: 200, body: follow, errors: { 400: ['SELF_ACTION'], 403: ['FORBIDDEN', 'FOLLOW_LIMIT_REACHED'] } },
+    summary: 'Follow a user (idempotent); a private account: a pending request', status: 200, body: follow, errors: { 400: ['SELF_ACTION'], 403: ['FORBIDDEN', 'FOLLOW_LIMIT_REACHED'] } },
   'POST /users/unfollow/{identifier}': {
     summary: 'Unfollow a user (idempotent)', status: 200, body: follow },
   'POST /users/block/{identifier}': {
@@ -117,7 +131,7 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'DELETE /posts/{post_id}': {
     summary: 'Delete a post (author only)', status: 200, body: { message }, errors: forbiddenOrMissing },
   'GET /posts/user/{identifier}': {
-    summary: "A user's posts", status: 200, body: { posts: list('PostView'), pagination: ref('PagePagination') } },
+    summary: "A user's posts", status: 200, body: { posts: list('PostView'), pagination: ref('PagePagination') }, errors: { 403: ['PRIVATE_ACCOUNT'] } },
   'GET /posts/{post_id}/likes': {
     summary: 'Users who liked a post', status: 200, body: { likes: list('UserWithFollowing'), pagination: ref('ListPagination') } },
   'POST /posts/like/{post_id}': {

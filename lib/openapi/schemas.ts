@@ -31,6 +31,7 @@ export const components: Record<string, Schema> = {
       bio: str,
       gender: str,
       emailVerified: bool,
+      isPrivate: { ...bool, description: 'a private account (section 18): to anyone but its owner and approved followers, followers and following are []' },
       followers: ids('user ids, newest first; at most 100 in a single-user answer, 10 in a list'),
       following: ids('user ids, newest first; capped like followers'),
       bookmarks: ids('post ids; only on the caller\'s own object'),
@@ -41,8 +42,8 @@ export const components: Record<string, Schema> = {
     }, ['email', 'bookmarks', 'blocked_users', 'twoFactorEnabled']),
     description: 'A user with the base fields. email, bookmarks, blocked_users and twoFactorEnabled appear only on the caller\'s own object.',
   },
-  UserProfile: extend('User', { isFollowing: bool, isBlocked: bool, postsCount: int, followersCount: int, followingCount: int }),
-  UserWithFollowing: extend('User', { isFollowing: bool }),
+  UserProfile: extend('User', { isFollowing: bool, requested: { ...bool, description: 'the caller has a follow request pending with this user' }, isMuted: bool, isBlocked: bool, postsCount: int, followersCount: int, followingCount: int }),
+  UserWithFollowing: extend('User', { isFollowing: bool, requested: { ...bool, description: 'the caller has a follow request pending with this user' } }),
   SuggestedUser: extend('User', {
     mutualFollowers: { type: 'array', items: ref('User'), description: 'accounts that follow both the caller and this user' },
     followerBy: { type: 'array', items: ref('User'), description: 'accounts the caller follows that follow this user' },
@@ -74,7 +75,7 @@ export const components: Record<string, Schema> = {
   }),
   Notification: obj({
     _id: str,
-    type: { type: 'string', enum: ['FOLLOW', 'POST_LIKE', 'COMMENT', 'REPLY', 'COMMENT_LIKE'] },
+    type: { type: 'string', enum: ['FOLLOW', 'POST_LIKE', 'COMMENT', 'REPLY', 'COMMENT_LIKE', 'FOLLOW_REQUEST', 'FOLLOW_REQUEST_APPROVED'] },
     actor: ref('User'),
     post: { type: ['string', 'null'], description: 'the post concerned (likes, comments, replies), else null' },
     comment: { type: ['string', 'null'], description: 'the comment or reply concerned, else null' },

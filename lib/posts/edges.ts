@@ -17,6 +17,46 @@ export interface EdgeContext {
   callerId: string;
   trace: TraceContext;
   payload: Record<string, unknown>;
+  /** The author is a private account (contract section 18): the caller must follow it. Unset: the author must not be private. */
+  authorPrivate?: boolean;
+}
+
+/** The author turned out private: the action is tried again as a follower's (likeOrBookmark). */
+export class AuthorPrivate extends NotFound {
+  constructor() { super('post'); }
+}
+
+/**
+ * Section 18 in the action's own transaction, so a like or a bookmark keeps its round trips: the
+ * author is not private, or (asked again after AuthorPrivate) the caller follows the author.
+ */
+function privacyCheck(c: EdgeContext): TxItem[] {
+  if (c.post.author === c.callerId) return [];
+  if (c.authorPrivate) {
+    return [{
+      op: { ConditionCheck: { TableName: TABLE, Key: keys.follow(c.callerId, c.post.author), ConditionExpression: 'attribute_exists(PK)' } },
+      onConditionFailed: () => new NotFound('post'),
+    }];
+  }
+  return [{
+    op: {
+      ConditionCheck: {
+        TableName: TABLE, Key: keys.user(c.post.author),
+        ConditionExpression: 'attribute_not_exists(isPrivate) OR isPrivate = :f', ExpressionAttributeValues: { ':f': false },
+      },
+    },
+    onConditionFailed: () => new AuthorPrivate(),
+  }];
+}
+
+/** A like or a bookmark, tried as on a public author's post first, then as a follower's when the author is private. */
+export async function asSeen<T>(c: EdgeContext, run: (c: EdgeContext) => Promise<T>): Promise<T> {
+  try {
+    return await run(c);
+  } catch (err) {
+    if (!(err instanceof AuthorPrivate)) throw err;
+    return run({ ...c, authorPrivate: true });
+  }
 }
 
 const absent = (key: { PK: string; SK: string }, error: () => NotFound | Forbidden): TxItem => ({
@@ -96,7 +136,7 @@ export function likePost(c: EdgeContext): Promise<Counted> {
   return applyCounted(c, {
     type: 'POST_LIKED',
     description: 'A post was liked.',
-    guards: blockChecks(c, true),
+    guards: [...blockChecks(c, true), ...privacyCheck(c)],
     edge: { op: { Put: { TableName: TABLE, Item: edge, ConditionExpression: 'attribute_not_exists(PK)' } } },
     diff: diffState(null, { postId: edge.postId, userId: edge.userId, createdAt: edge.createdAt }),
   }, likesCounter(c.post, 1));
@@ -118,7 +158,7 @@ export function bookmarkPost(c: EdgeContext): Promise<boolean> {
   return apply(c, {
     type: 'POST_BOOKMARKED',
     description: 'A post was bookmarked.',
-    guards: [...blockChecks(c, true), postExists(c.post.id)],
+    guards: [...blockChecks(c, true), postExists(c.post.id), ...privacyCheck(c)],
     edge: { op: { Put: { TableName: TABLE, Item: item, ConditionExpression: 'attribute_not_exists(PK)' } } },
     diff: diffState(null, { postId: c.post.id, userId: c.callerId, createdAt }),
   });

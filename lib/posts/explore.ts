@@ -22,6 +22,7 @@ import { INDEX } from '../keys';
 import type { UserItem } from '../users/model';
 import { HIDDEN_LIMIT, type BlockLists } from '../graph/hidden';
 import { FeedReader } from './feed';
+import { exploreHidden } from '../graph/visibility';
 import { EAGER_DEPTH, pageWindow } from './pages';
 import type { PostItem } from './model';
 
@@ -171,11 +172,26 @@ export async function explore<T>(
     livePostCount(),
     excludedAuthors(caller.userId, user.then((u) => u.followingCount ?? 0), caller.blockLists()),
   ]);
-  const keep = (p: PostItem) => p.author !== caller.userId && !excluded.has(p.author);
+  // Private and muted authors (contract section 18) are found among the authors a read brings,
+  // a BatchGet of those alone; the page is taken again while it met new ones.
+  const hiddenAuthors = new Set<string>();
+  const checked = new Set<string>();
+  const keep = (p: PostItem) => p.author !== caller.userId && !excluded.has(p.author) && !hiddenAuthors.has(p.author);
+  const takeVisible = async (reader: FeedReader): Promise<PostItem[]> => {
+    for (;;) {
+      const all = await reader.take(need, keep);
+      const fresh = [...new Set(all.map((p) => p.author))].filter((a) => !checked.has(a));
+      if (!fresh.length) return all;
+      fresh.forEach((a) => checked.add(a));
+      const hidden = await exploreHidden(caller.userId, fresh);
+      if (!hidden.size) return all;
+      hidden.forEach((a) => hiddenAuthors.add(a));
+    }
+  };
   const total = postsOf(excluded).then((excludedPosts) => Math.max(0, live - (me.postsCount ?? 0) - excludedPosts));
   const pageOf = async (): Promise<T[]> => {
     if (!eager && skip >= (await total)) return [];
-    const all = await (eager ?? new FeedReader().start(need)).take(need, keep);
+    const all = await takeVisible(eager ?? new FeedReader().start(need));
     return present(all.slice(skip));
   };
   const [posts, totalPosts] = await Promise.all([pageOf(), total]);

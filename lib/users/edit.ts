@@ -24,6 +24,8 @@ export interface ProfileEdit {
   edges: Promise<UserEdges>;
   trace: TraceContext;
   payload: Record<string, unknown>;
+  /** Items of the same transaction when the edit makes a private account public (contract section 18: its pending requests are approved by a job). */
+  goingPublic?: () => TxItem[];
 }
 
 /** The edit applied: the user item as written and its edges. */
@@ -39,6 +41,7 @@ export async function updateProfile(e: ProfileEdit): Promise<{ user: UserItem; e
       // A profile image from an upload is taken in the edit's transaction; the one it replaces, if it was the profile's upload, is given back.
       const replaced = changes.image !== undefined && changes.image !== current.image ? await profileMediaOf(current.image, e.userId) : undefined;
       const extra: TxItem[] = [...(media ? takeMedia([media], 'profile', 'imageMedia') : []), ...(replaced ? releaseProfileMedia(replaced.id, e.userId) : [])];
+      if (current.isPrivate === true && changes.isPrivate === false && e.goingPublic) extra.push(...e.goingPublic());
       const [user, edges] = await Promise.all([editProfile(current, changes, e.trace, e.payload, extra), e.edges]);
       if (replaced) await removeReplacedMedia(replaced);
       return { user, edges };

@@ -5,7 +5,7 @@ import { ID_PATTERN } from '../ids';
 
 export const RESERVED_USERNAMES = new Set([
   'me', 'search', 'suggested', 'blocked', 'profile', 'edit', 'followers', 'following', 'follow',
-  'unfollow', 'block', 'unblock', 'create', 'explore', 'user', 'admin',
+  'unfollow', 'block', 'unblock', 'create', 'explore', 'user', 'admin', 'muted',
 ]);
 
 export function usernameProblem(u: string): string | undefined {

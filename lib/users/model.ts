@@ -20,6 +20,10 @@ export interface UserItem {
   followingCount: number;
   blockedCount: number;
   GSI3PK: string;
+  /** A private account (contract section 18); absent = false. */
+  isPrivate?: boolean;
+  /** The user's pending outgoing follow requests (they count toward the follow limit); absent = 0. */
+  requestsOut?: number;
   /** Set once the user had more than FANOUT_MAX_FOLLOWERS followers when posting (lib/feed). */
   pullMode?: boolean;
   /** Set once every follower's feed has the user as a pull source: from then on posts are not copied. */
@@ -70,6 +74,7 @@ export interface BaseUser {
   bio: string;
   gender: string;
   emailVerified: boolean;
+  isPrivate: boolean;
   followers: string[];
   following: string[];
   bookmarks?: string[];
@@ -80,7 +85,7 @@ export interface BaseUser {
 }
 
 /** The fields a profile edit may change, as stored. */
-export const EDITABLE_FIELDS = ['name', 'username', 'bio', 'gender', 'image'] as const;
+export const EDITABLE_FIELDS = ['name', 'username', 'bio', 'gender', 'image', 'isPrivate'] as const;
 export type EditableField = (typeof EDITABLE_FIELDS)[number];
 
 export function toBaseUser(item: UserItem, edges: UserEdges, own: boolean): BaseUser {
@@ -92,6 +97,7 @@ export function toBaseUser(item: UserItem, edges: UserEdges, own: boolean): Base
     bio: item.bio,
     gender: item.gender,
     emailVerified: item.emailVerified,
+    isPrivate: item.isPrivate === true,
     followers: edges.followers,
     following: edges.following,
     createdAt: item.createdAt,
@@ -114,7 +120,7 @@ export function toBaseUser(item: UserItem, edges: UserEdges, own: boolean): Base
  */
 export function namesOnly(user: Pick<BaseUser, '_id' | 'username'>): BaseUser {
   return {
-    _id: user._id, name: '', username: user.username, image: '', bio: '', gender: '', emailVerified: false,
+    _id: user._id, name: '', username: user.username, image: '', bio: '', gender: '', emailVerified: false, isPrivate: false,
     followers: [], following: [], createdAt: '', updatedAt: '',
   };
 }

@@ -9,6 +9,7 @@ import * as keys from '../keys';
 import { INDEX } from '../keys';
 import { isId } from '../ids';
 import type { UserEdges, UserItem } from './model';
+import { privateUnfollowedIds } from './private';
 
 /** How many ids a User object embeds per array: in a single-user answer, and in a list. */
 export const EMBED_LIMIT = { single: 100, list: 10 } as const;
@@ -65,10 +66,21 @@ export async function edgeIds(index: 'GSI1' | 'GSI2', partition: string, limit: 
  * side of a block, or hidden from everyone: contract sections 6 and 15): a post the owner cannot
  * open is never shown as bookmarked. Its bookmark stays, and shows again once the author does.
  */
-async function livePosts(postIds: string[], hidden?: Promise<Set<string>>): Promise<string[]> {
+async function livePosts(userId: string, postIds: string[], hidden?: Promise<Set<string>>): Promise<string[]> {
   if (!postIds.length) return postIds;
   const [found, unseen] = await Promise.all([batchGet(postIds.map((id) => keys.post(id)), { projection: '#a', names: { '#a': 'author' } }), hidden]);
-  return postIds.filter(bookmarkShown(found, unseen));
+  return withoutLocked(userId, postIds.filter(bookmarkShown(found, unseen)), found);
+}
+
+/**
+ * Bookmarked posts of private accounts the user does not follow (any more) leave its own
+ * object's `bookmarks` (contract section 18): one BatchGet of the posts' authors' items and
+ * follow keys, beside nothing else; none when every author is the user.
+ */
+export async function withoutLocked(userId: string, postIds: string[], found: Map<string, unknown>): Promise<string[]> {
+  const authorOf = (id: string) => String((found.get(itemKey(keys.post(id))) as { author?: string } | undefined)?.author);
+  const locked = await privateUnfollowedIds(userId, postIds.map(authorOf));
+  return locked.size ? postIds.filter((id) => !locked.has(authorOf(id))) : postIds;
 }
 
 /** Whether a bookmarked post is shown, from a read of the posts that holds their `author` (livePosts' rule). */
@@ -101,7 +113,7 @@ export async function loadEdges(userId: string, own: boolean, limit: number, ahe
   const [followers, following, bookmarked, blocked, unseen] = await Promise.all([
     edgeIds('GSI2', keys.followersOf(userId), limit),
     edgeIds('GSI1', keys.followingOf(userId), limit),
-    own ? (ahead.bookmarks ?? bookmarkIds(userId, limit)).then((ids) => livePosts(ids, ahead.hidden)) : undefined,
+    own ? (ahead.bookmarks ?? bookmarkIds(userId, limit)).then((ids) => livePosts(userId, ids, ahead.hidden)) : undefined,
     own ? (ahead.blocked?.then((ids) => ids.slice(0, limit)) ?? edgeIds('GSI1', keys.blocksOf(userId), limit)) : undefined,
     ahead.hidden,
   ]);

@@ -106,8 +106,8 @@ export interface NewUser {
 
 /** What a log record may show of a user: never the hash, never the e-mail. */
 export function auditable(u: Partial<UserItem>): Record<string, unknown> {
-  const { id: _id, name, username, bio, gender, image, emailVerified, createdAt } = u;
-  return Object.fromEntries(Object.entries({ _id, name, username, bio, gender, image, emailVerified, createdAt }).filter(([, v]) => v !== undefined));
+  const { id: _id, name, username, bio, gender, image, emailVerified, isPrivate, createdAt } = u;
+  return Object.fromEntries(Object.entries({ _id, name, username, bio, gender, image, emailVerified, isPrivate, createdAt }).filter(([, v]) => v !== undefined));
 }
 
 /** A new account's user item, counters at zero. */
@@ -177,7 +177,7 @@ export function nextTimestamp(previous: string): string {
   return new Date(Number.isNaN(prev) || now > prev ? now : prev + 1).toISOString();
 }
 
-export type ProfileChanges = Partial<Record<EditableField, string>>;
+export type ProfileChanges = Partial<Record<Exclude<EditableField, 'isPrivate'>, string>> & { isPrivate?: boolean };
 
 /**
  * Applies a partial profile edit to `current`, optimistically: the update is conditional

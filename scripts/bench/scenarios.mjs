@@ -182,6 +182,23 @@ const staleSuggestions = (ctx, i) => ctx.put({ ...ctx.keys.suggestions(ctx.user(
 const listFloor = (field, page = PAGE_RCU) => (b) => AUTH_RCU + page + ITEM_RCU * ((field ? b[field] : b.data ?? b.users)?.length ?? 0);
 const SESSION = 'session of 10 calls';
 
+/** A mute edge of user c muting user t, as lib/graph/mute.ts writes it. */
+const muteItem = (ctx, c, t) => {
+  const [muterId, mutedId, createdAt] = [ctx.user(c).id, ctx.user(t).id, new Date().toISOString()];
+  return { ...ctx.keys.mute(muterId, mutedId), ...ctx.keys.muteIndexes(muterId, mutedId, createdAt), type: 'MUTE', muterId, mutedId, createdAt };
+};
+/** User i's bearer, after writing (once per user, outside the measured call) 100 mutes of accounts it does not follow. */
+const withMutes = async (ctx, i) => {
+  const c = mod(i, ctx.N);
+  if (ctx.claim(`mutes:${c}`)) {
+    for (let j = 0; j < 100; j++) {
+      const t = mod(c + ctx.ds.scale.follows + 300 + j, ctx.N);
+      if (t !== c && !ctx.ds.follows(c, t)) await ctx.put(muteItem(ctx, c, t));
+    }
+  }
+  return bearer(ctx, c);
+};
+
 /** A followers or following list: the k-th target, named by `form` (id or username). */
 const listOf = (form) => async (ctx, k) => {
   const t = k * 7 + 7;
@@ -368,6 +385,20 @@ export const scenarios = [
     // The home entries (one page), the posts and their distinct authors.
     floorRcu: (b) => AUTH_RCU + TABLE_PAGE_RCU + ITEM_RCU * ((b.posts?.length ?? 0) + distinct((b.posts ?? []).map((p) => idOf(p.author)))),
   },
+  // Contract section 18: feed and explore of a caller muting 100 accounts (written outside the
+  // measured call, once per caller): a page must cost what the rows above cost (the mute keys of
+  // the page's authors only, never the caller's mutes), and the lists of requests and mutes.
+  {
+    route: 'GET /posts/feed', variant: 'muting 100', kind: 'read',
+    request: async (ctx, k) => ({ ...(await withMutes(ctx, k * 7 + 2)), query: { limit: '10' } }),
+    floorRcu: (b) => AUTH_RCU + TABLE_PAGE_RCU + ITEM_RCU * ((b.posts?.length ?? 0) + distinct((b.posts ?? []).map((p) => idOf(p.author)))),
+  },
+  {
+    route: 'GET /posts/explore', variant: 'muting 100', kind: 'read',
+    request: async (ctx, k) => ({ ...(await withMutes(ctx, k * 7 + 2)), query: { page: '1', limit: '10' } }),
+  },
+  { route: 'GET /users/follow-requests', kind: 'read', request: (ctx, k) => bearer(ctx, k * 7 + 2), floorRcu: listFloor('requests') },
+  { route: 'GET /users/muted', kind: 'read', request: async (ctx, k) => withMutes(ctx, k * 7 + 3), floorRcu: listFloor('users') },
   {
     route: 'GET /notifications', kind: 'read',
     request: async (ctx, k) => ({ ...(await bearer(ctx, k * 7 + 6)), query: { limit: '20' } }),
@@ -514,6 +545,48 @@ export const scenarios = [
       return { ...(await bearer(ctx, c)), params: { identifier: ctx.user(t).username } };
     },
   },
+
+  // Contract section 18: mutes, removing a follower, and a request approved or rejected (the
+  // request item written outside the measured call).
+  {
+    route: 'POST /users/mute/{identifier}', kind: 'write',
+    request: async (ctx, k) => {
+      const c = mod(k * 7 + 2, ctx.N);
+      const t = ctx.first(ctx.N, (j) => mod(c + 101 + j, ctx.N), (x) => x !== c && !ctx.blockedEitherWay(c, x), (x) => `mute:${c}:${x}`);
+      return { ...(await bearer(ctx, c)), params: { identifier: ctx.user(t).id } };
+    },
+  },
+  {
+    route: 'POST /users/unmute/{identifier}', kind: 'write',
+    request: async (ctx, k) => {
+      const c = mod(k * 7 + 4, ctx.N);
+      const t = ctx.first(ctx.N, (j) => mod(c + 201 + j, ctx.N), (x) => x !== c && !ctx.blockedEitherWay(c, x), (x) => `unmute:${c}:${x}`);
+      await ctx.put(muteItem(ctx, c, t));
+      return { ...(await bearer(ctx, c)), params: { identifier: ctx.user(t).id } };
+    },
+  },
+  {
+    route: 'POST /users/followers/{identifier}/remove', kind: 'write',
+    request: async (ctx, k) => {
+      const c = mod(k * 7 + 3, ctx.N);
+      const followers = ctx.ds.followersOf(c);
+      const t = ctx.first(followers.length, (j) => followers[j], (x) => !ctx.blockedEitherWay(c, x), (x) => `graph:${Math.min(c, x)}:${Math.max(c, x)}`);
+      return { ...(await bearer(ctx, c)), params: { identifier: ctx.user(t).id } };
+    },
+  },
+  ...['approve', 'reject'].map((verb, n) => ({
+    route: `POST /users/follow-requests/{identifier}/${verb}`, kind: 'write',
+    request: async (ctx, k) => {
+      const { ds } = ctx;
+      const c = mod(k * 7 + 5 + n, ctx.N);
+      const t = ctx.first(ctx.N, (j) => mod(c + ds.scale.follows + 11 + 7 * j, ctx.N),
+        (x) => x !== c && !ds.follows(x, c) && !ds.follows(c, x) && !ctx.blockedEitherWay(c, x), (x) => `graph:${Math.min(c, x)}:${Math.max(c, x)}`);
+      const createdAt = new Date().toISOString();
+      const [requesterId, ownerId] = [ctx.user(t).id, ctx.user(c).id];
+      await ctx.put({ ...ctx.keys.followRequest(requesterId, ownerId), ...ctx.keys.followRequestIndexes(requesterId, ownerId, createdAt), type: 'FOLLOW_REQUEST', requesterId, ownerId, createdAt });
+      return { ...(await bearer(ctx, c)), params: { identifier: ctx.user(t).id } };
+    },
+  })),
 
   // Writes of posts.
   {

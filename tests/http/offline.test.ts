@@ -358,7 +358,7 @@ describe('posts and the social graph over HTTP', () => {
 
     const follow = await reader.api.POST('/users/follow/{identifier}', { params: { path: { identifier: author.username.toUpperCase() } } });
     expect(follow.response.status).toBe(200);
-    expect(follow.data).toEqual({ success: true, message: 'User followed successfully', isFollowing: true, followersCount: 1 });
+    expect(follow.data).toEqual({ success: true, message: 'User followed successfully', isFollowing: true, requested: false, followersCount: 1 });
     expect(await explore()).not.toContain(post._id);
 
     const one = await reader.api.GET('/posts/{post_id}', { params: { path: { post_id: post._id.toLowerCase() } } });

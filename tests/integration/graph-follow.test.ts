@@ -12,7 +12,7 @@ describe('POST /users/follow/{identifier}', () => {
     const [a, b] = await users(2);
     const res = await follow(a, b.username.toUpperCase(), { 'X-Trace-Id': `follow-${a.id}` });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ success: true, message: 'User followed successfully', isFollowing: true, followersCount: 1 });
+    expect(res.body).toEqual({ success: true, message: 'User followed successfully', isFollowing: true, requested: false, followersCount: 1 });
     expect(await follows(a, b)).toBe(true);
     expect(await counters(a)).toMatchObject({ followingCount: 1, followersCount: 0 });
     expect(await counters(b)).toMatchObject({ followersCount: 1, followingCount: 0 });
@@ -118,7 +118,7 @@ describe('POST /users/unfollow/{identifier}', () => {
     await follow(a, b);
     const res = await unfollow(a, b.username);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ success: true, message: 'User unfollowed successfully', isFollowing: false, followersCount: 0 });
+    expect(res.body).toEqual({ success: true, message: 'User unfollowed successfully', isFollowing: false, requested: false, followersCount: 0 });
     expect(await follows(a, b)).toBe(false);
     expect(await counters(a)).toMatchObject({ followingCount: 0 });
     expect(await counters(b)).toMatchObject({ followersCount: 0 });
@@ -143,7 +143,7 @@ describe('POST /users/unfollow/{identifier}', () => {
     expect(self.status).toBe(200);
     // A no-op still has its record, which says nothing changed.
     expect(await queryAll(keys.trace(t))).toEqual([expect.objectContaining({ level: 'INFO', action: expect.objectContaining({ type: 'USER_UNFOLLOWED' }), stateDiff: { before: {}, after: {}, changes: [] } })]);
-    expect(self.body).toEqual({ success: true, message: 'You do not follow this user', isFollowing: false, followersCount: 0 });
+    expect(self.body).toEqual({ success: true, message: 'You do not follow this user', isFollowing: false, requested: false, followersCount: 0 });
     expect(await counters(a)).toMatchObject({ followingCount: 0, followersCount: 0 });
   });
 });

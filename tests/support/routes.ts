@@ -16,6 +16,7 @@ import { call, type CallOptions, type CallResult } from './invoke';
 import { makeUser, uniq, type TestUser } from './factories';
 import { makePost } from './posts';
 import { block, follow, unblock, unfollow } from './graph';
+import { mute, setPrivate, unmute } from './private';
 import { comment, created, like as likeComment, reply, unlike as unlikeComment } from './comment-api';
 import { handler as login } from '../../functions/auth/login';
 import { handler as likePost } from '../../functions/posts/like';
@@ -190,6 +191,41 @@ export const FIXTURES: Record<string, Fixture> = {
   },
   'GET /users/blocked': async ({ me }) => {
     await ok(block(me, await strangerOf(me)));
+    return {};
+  },
+  // Contract section 18: a private account of its own (its token), with `me`'s request pending.
+  'GET /users/follow-requests': async ({ me }) => {
+    const owner = await makeUser();
+    await ok(setPrivate(owner, true));
+    await ok(follow(me, owner));
+    return { token: owner.token, owner: owner.id };
+  },
+  'POST /users/follow-requests/{identifier}/approve': async ({ me }) => {
+    const owner = await makeUser();
+    await ok(setPrivate(owner, true));
+    await ok(follow(me, owner));
+    return { token: owner.token, owner: owner.id, params: { identifier: me.id }, creates: [keys.follow(me.id, owner.id)], watch: [keys.followRequest(me.id, owner.id)] };
+  },
+  'POST /users/follow-requests/{identifier}/reject': async ({ me }) => {
+    const owner = await makeUser();
+    await ok(setPrivate(owner, true));
+    await ok(follow(me, owner));
+    return { token: owner.token, owner: owner.id, params: { identifier: me.id }, watch: [keys.followRequest(me.id, owner.id)] };
+  },
+  'POST /users/followers/{identifier}/remove': async ({ me, other }) => {
+    await ok(follow(other, me));
+    return { params: { identifier: other.id }, watch: [keys.follow(other.id, me.id)] };
+  },
+  'POST /users/mute/{identifier}': async ({ me, other }) => {
+    await ok(unmute(me, other));
+    return { params: { identifier: other.id }, creates: [keys.mute(me.id, other.id)] };
+  },
+  'POST /users/unmute/{identifier}': async ({ me, other }) => {
+    await ok(mute(me, other));
+    return { params: { identifier: other.id }, watch: [keys.mute(me.id, other.id)] };
+  },
+  'GET /users/muted': async ({ me }) => {
+    await ok(mute(me, await strangerOf(me)));
     return {};
   },
   'GET /users/suggested': async ({ me, other }) => {

@@ -7,21 +7,21 @@ const doc = JSON.parse(readFileSync(join(__dirname, '../../docs/openapi.json'), 
 const follow = doc.paths['/users/follow/{identifier}'].post.responses['200'].content['application/json'].schema;
 const followers = doc.paths['/users/{identifier}/followers'].get.responses['200'].content['application/json'].schema;
 const user = {
-  _id: '01ARZ3NDEKTSV4RRFFQ69G5FAV', name: 'A', username: 'a', image: '', bio: '', gender: '', emailVerified: false,
-  followers: [], following: [], createdAt: '2026-11-20T21:38:00.000Z', updatedAt: '2026-11-20T21:38:00.000Z', isFollowing: true,
+  _id: '01ARZ3NDEKTSV4RRFFQ69G5FAV', name: 'A', username: 'a', image: '', bio: '', gender: '', emailVerified: false, isPrivate: false,
+  followers: [], following: [], createdAt: '2026-11-20T21:38:00.000Z', updatedAt: '2026-11-20T21:38:00.000Z', isFollowing: true, requested: false,
 };
 const check = (schema: Record<string, unknown>, v: unknown) => new SchemaChecker(doc).check(schema, v);
 
 it('accepts a documented answer', () => {
-  expect(check(follow, { success: true, message: 'ok', isFollowing: true, followersCount: 1 })).toEqual([]);
+  expect(check(follow, { success: true, message: 'ok', isFollowing: true, requested: false, followersCount: 1 })).toEqual([]);
   expect(check(followers, { success: true, followers: [user], pagination: { hasMore: false, nextCursor: null } })).toEqual([]);
 });
 
 it('names a missing, an undocumented, a mistyped and a negative field', () => {
   expect(check(follow, { success: true, message: 'ok', isFollowing: 'yes', followersCount: -1, extra: 1 }).sort()).toEqual([
-    '$.extra: not documented', '$.followersCount: -1 < 0', '$.isFollowing: string is not boolean',
+    '$.extra: not documented', '$.followersCount: -1 < 0', '$.isFollowing: string is not boolean', '$.requested: missing',
   ]);
-  expect(check(follow, { success: false, message: 'ok', isFollowing: true }).sort()).toEqual(['$.followersCount: missing', '$.success: false is not true']);
+  expect(check(follow, { success: false, message: 'ok', isFollowing: true }).sort()).toEqual(['$.followersCount: missing', '$.requested: missing', '$.success: false is not true']);
 });
 
 it('checks list items through allOf: base fields, added fields, no others, timestamps with milliseconds', () => {

@@ -1,0 +1,13 @@
+import * as z from 'zod/mini';
+import { http } from '../../lib/http';
+import { identifier } from '../../lib/fields';
+import { targetOf } from '../../lib/graph/target';
+import { mute } from '../../lib/graph/mute';
+
+export const params = z.strictObject({ identifier: identifier() });
+
+export const handler = http({ params }, async ({ params, caller, trace }) => {
+  const [, targetId] = await Promise.all([caller.user(), targetOf(params.identifier, caller.userId, 'You cannot mute yourself.')]);
+  const changed = await mute(caller.userId, targetId, trace, { params });
+  return { body: { message: changed ? 'User muted successfully' : 'You already mute this user', isMuted: true } };
+});
