@@ -960,16 +960,22 @@ export interface components {
         };
         Post: {
             _id: string;
+            /** @description one description per image, in the order of the images; "" for none */
+            altText: string[];
             /** @description user identifier */
             author: string;
             caption: string;
             /** Format: date-time */
             createdAt: string;
+            /** @description the caption's hashtags, normalized (NFKC, lower case), in order of first use */
+            hashtags: string[];
             /** @description a JSON-stringified array of image URLs */
             image: string;
             image_public_id: string;
             /** @description ids of users who liked the post, newest first: at most 100 in a single-post answer, 10 in a list (likesCount is the total; GET /posts/{post_id}/likes lists them all) */
             likes: string[];
+            /** @description ids of the accounts the caption mentions (neither deleted nor suspended), in order of first mention */
+            mentions: string[];
             /** Format: date-time */
             updatedAt: string;
         };
@@ -4590,6 +4596,16 @@ export interface operations {
                      *             "image_public_id": "harbour-at-dusk",
                      *             "author": "01JQ8Z6W4T5N2K7M9P3R5V8X0A",
                      *             "caption": "The harbour at dusk.",
+                     *             "altText": [
+                     *               "Fishing boats moored at dusk, lights on the water."
+                     *             ],
+                     *             "hashtags": [
+                     *               "harbour",
+                     *               "dusk"
+                     *             ],
+                     *             "mentions": [
+                     *               "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *             ],
                      *             "likes": [
                      *               "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
                      *             ],
@@ -5669,6 +5685,16 @@ export interface operations {
                      *         "image_public_id": "harbour-at-dusk",
                      *         "author": "01JQ8Z6W4T5N2K7M9P3R5V8X0A",
                      *         "caption": "The harbour at dusk.",
+                     *         "altText": [
+                     *           "Fishing boats moored at dusk, lights on the water."
+                     *         ],
+                     *         "hashtags": [
+                     *           "harbour",
+                     *           "dusk"
+                     *         ],
+                     *         "mentions": [
+                     *           "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *         ],
                      *         "likes": [
                      *           "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
                      *         ],
@@ -6437,6 +6463,16 @@ export interface operations {
                      *           "image_public_id": "harbour-at-dusk",
                      *           "author": "01JQ8Z6W4T5N2K7M9P3R5V8X0A",
                      *           "caption": "The harbour at dusk.",
+                     *           "altText": [
+                     *             "Fishing boats moored at dusk, lights on the water."
+                     *           ],
+                     *           "hashtags": [
+                     *             "harbour",
+                     *             "dusk"
+                     *           ],
+                     *           "mentions": [
+                     *             "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *           ],
                      *           "likes": [
                      *             "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
                      *           ],
@@ -6605,6 +6641,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description one description per image, in the order of the images (exactly as many as there are images), each trimmed, 0-1500 characters; "" for none */
+                    altText?: string[];
                     /**
                      * @description trimmed, then 0-2200 characters (Unicode code points); no control characters
                      * @default
@@ -6643,6 +6681,16 @@ export interface operations {
                      *         "image_public_id": "harbour-at-dusk",
                      *         "author": "01JQ8Z6W4T5N2K7M9P3R5V8X0A",
                      *         "caption": "The harbour at dusk.",
+                     *         "altText": [
+                     *           "Fishing boats moored at dusk, lights on the water."
+                     *         ],
+                     *         "hashtags": [
+                     *           "harbour",
+                     *           "dusk"
+                     *         ],
+                     *         "mentions": [
+                     *           "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *         ],
                      *         "likes": [
                      *           "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
                      *         ],
@@ -6827,14 +6875,12 @@ export interface operations {
         /** @description JSON, at most 100 KiB. Text is trimmed before it is checked; lengths count Unicode code points. Unknown fields are refused. */
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "caption": "The harbour at dusk."
-                 *     }
-                 */
+                /** @example {} */
                 "application/json": {
+                    /** @description one description per image, in the order of the images (exactly as many as there are images), each trimmed, 0-1500 characters; "" for none */
+                    altText?: string[];
                     /** @description trimmed, then 0-2200 characters (Unicode code points); no control characters */
-                    caption: string;
+                    caption?: string;
                 };
             };
         };
@@ -6856,6 +6902,16 @@ export interface operations {
                      *         "image_public_id": "harbour-at-dusk",
                      *         "author": "01JQ8Z6W4T5N2K7M9P3R5V8X0A",
                      *         "caption": "The harbour at dusk.",
+                     *         "altText": [
+                     *           "Fishing boats moored at dusk, lights on the water."
+                     *         ],
+                     *         "hashtags": [
+                     *           "harbour",
+                     *           "dusk"
+                     *         ],
+                     *         "mentions": [
+                     *           "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *         ],
                      *         "likes": [
                      *           "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
                      *         ],
@@ -7062,6 +7118,16 @@ export interface operations {
                      *           "image_public_id": "harbour-at-dusk",
                      *           "author": "01JQ8Z6W4T5N2K7M9P3R5V8X0A",
                      *           "caption": "The harbour at dusk.",
+                     *           "altText": [
+                     *             "Fishing boats moored at dusk, lights on the water."
+                     *           ],
+                     *           "hashtags": [
+                     *             "harbour",
+                     *             "dusk"
+                     *           ],
+                     *           "mentions": [
+                     *             "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *           ],
                      *           "likes": [
                      *             "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
                      *           ],
@@ -7242,6 +7308,16 @@ export interface operations {
                      *           "image_public_id": "harbour-at-dusk",
                      *           "author": "01JQ8Z6W4T5N2K7M9P3R5V8X0A",
                      *           "caption": "The harbour at dusk.",
+                     *           "altText": [
+                     *             "Fishing boats moored at dusk, lights on the water."
+                     *           ],
+                     *           "hashtags": [
+                     *             "harbour",
+                     *             "dusk"
+                     *           ],
+                     *           "mentions": [
+                     *             "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *           ],
                      *           "likes": [
                      *             "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
                      *           ],
@@ -7959,6 +8035,16 @@ export interface operations {
                      *           "image_public_id": "harbour-at-dusk",
                      *           "author": "01JQ8Z6W4T5N2K7M9P3R5V8X0A",
                      *           "caption": "The harbour at dusk.",
+                     *           "altText": [
+                     *             "Fishing boats moored at dusk, lights on the water."
+                     *           ],
+                     *           "hashtags": [
+                     *             "harbour",
+                     *             "dusk"
+                     *           ],
+                     *           "mentions": [
+                     *             "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *           ],
                      *           "likes": [
                      *             "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
                      *           ],

@@ -105,6 +105,10 @@ const BY_NAME: Record<string, unknown> = {
   caption: 'The harbour at dusk.',
   'Post.image': JSON.stringify([IMAGE_URL]),
   image_public_id: 'harbour-at-dusk',
+  // Hashtags, mentions and alt text (contract section 19).
+  altText: ['Fishing boats moored at dusk, lights on the water.'],
+  hashtags: ['harbour', 'dusk'],
+  mentions: [OTHER_USER],
   text: 'What a light!',
   note: 'Repeated links to the same shop.',
   query: 'ada',
