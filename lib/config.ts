@@ -84,6 +84,8 @@ export function readEnv(env: NodeJS.ProcessEnv) {
     S3_ENDPOINT: r.optional('S3_ENDPOINT'),
     // One log line per DynamoDB call, with the request's trace id (deployed stages: serverless.yml).
     LOG_DB_CALLS: r.oneOf('LOG_DB_CALLS', ['0', '1'], '0'),
+    // Trending tags are computed at most this often (contract section 19).
+    TRENDS_INTERVAL_SECONDS: r.number('TRENDS_INTERVAL_SECONDS', 600, positiveInt),
   };
   if (r.bad.length) throw new Error(`Invalid configuration: ${r.bad.join(', ')}`);
   return e;
@@ -106,6 +108,8 @@ export interface Config {
   media: MediaConfig;
   /** Log every DynamoDB call (command, table, index, time, capacity) under the request's trace id. */
   logDbCalls: boolean;
+  /** Trending tags are computed at most this often (seconds). */
+  trendsIntervalSeconds: number;
 }
 
 /** Where the token signing keys come from (lib/auth/keys.ts): exactly one of parameter and inline. */
@@ -150,6 +154,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     fanoutMaxFollowers: e.FANOUT_MAX_FOLLOWERS,
     media: mediaConfig(e.MEDIA_BUCKET, e.MEDIA_PUBLIC_URL, e.S3_ENDPOINT, isLocal),
     logDbCalls: e.LOG_DB_CALLS === '1',
+    trendsIntervalSeconds: e.TRENDS_INTERVAL_SECONDS,
   };
 }
 

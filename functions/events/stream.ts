@@ -12,6 +12,8 @@ import { accountJobs } from '../../lib/account/cleanup';
 import { recentReactions } from '../../lib/graph/recent';
 import { likersReactions } from '../../lib/posts/recent-likers';
 import { mediaReactions } from '../../lib/media/reactions';
+import { tagCountReactions } from '../../lib/tags/counts';
+import { trendReactions } from '../../lib/tags/trends';
 
 export const reactions: Reaction[] = [
   ...feedReactions,
@@ -19,6 +21,8 @@ export const reactions: Reaction[] = [
   ...recentReactions,
   ...likersReactions,
   ...mediaReactions,
+  ...tagCountReactions,
+  ...trendReactions,
   jobReaction([...feedJobs, ...accountJobs]),
 ];
 

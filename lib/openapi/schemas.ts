@@ -59,6 +59,11 @@ export const components: Record<string, Schema> = {
     createdAt: dateTime,
     updatedAt: dateTime,
   }),
+  Tag: obj({
+    name: { ...str, description: 'the normalized name (NFKC, lower case), without #' },
+    postsCount: { ...int, description: 'posts carrying the tag that everyone may see (of public accounts neither suspended nor deleted)' },
+  }),
+  TrendingTag: extend('Tag', { authors: { ...int, description: 'distinct accounts that used the tag in the last 24 hours' } }),
   PostView: extend('Post', { isLiked: bool, isBookmarked: bool, likesCount: int, commentsCount: int }),
   Comment: obj({
     _id: str,

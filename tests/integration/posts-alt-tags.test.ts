@@ -1,13 +1,13 @@
 // altText, hashtags and mentions on posts (contract section 19).
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { call } from '../support/invoke';
 import { getItem } from '../support/db';
 import { users } from '../support/posts';
 import { handler as create } from '../../functions/posts/create';
 import { handler as edit } from '../../functions/posts/edit';
 import { handler as getPost } from '../../functions/posts/get';
-import { db, TABLE } from '../../lib/db/client';
 import * as keys from '../../lib/keys';
+import { transact } from '../../lib/db/transact';
+import { goneChanged, goneItem } from '../../lib/users/gone';
 import type { TestUser } from '../support/factories';
 
 const IMG2 = ['https://cdn.example.test/a.jpg', 'https://cdn.example.test/b.jpg'];
@@ -15,8 +15,9 @@ const createPost = (u: TestUser, body: Record<string, unknown>) =>
   call(create, 'POST /posts/create', { token: u.token, body: { image: IMG2, ...body } });
 const editPost = (u: TestUser, postId: string, body: unknown) =>
   call(edit, 'POST /posts/edit/{post_id}', { token: u.token, params: { post_id: postId }, body });
-const suspend = (userId: string) =>
-  db.send(new PutCommand({ TableName: TABLE, Item: { ...keys.gone(userId), type: 'GONE', userId, reason: 'suspended', since: new Date().toISOString() } }));
+
+// Suspension as the moderation transaction writes it: the GONE item and the partition's version.
+const suspend = (userId: string) => transact([goneItem(userId, 'suspended', new Date().toISOString()), goneChanged()]);
 
 describe('altText', () => {
   it('stores one trimmed text per image, "" for each when absent, and answers it everywhere', async () => {

@@ -28,6 +28,7 @@ const schema = z.object({
   MEDIA_PUBLIC_URL: z.optional(z.string()),
   S3_ENDPOINT: z.optional(z.string()),
   LOG_DB_CALLS: z._default(z.enum(['0', '1']), '0'),
+  TRENDS_INTERVAL_SECONDS: z._default(z.coerce.number().check(z.int(), z.positive()), 600),
 });
 const NAMES = Object.keys(schema.shape);
 
