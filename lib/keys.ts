@@ -251,3 +251,7 @@ export const trendUse = (tag: string, userId: string) => ({ PK: `TRENDUSE#${tag}
 export const trendHour = (hour: string) => `TRENDHOUR#${hour}`;
 export const trendCounter = (hour: string, tag: string) => ({ PK: trendHour(hour), SK: tag });
 export const trends = () => ({ PK: 'TRENDS', SK: 'TAGS' });
+// A caption edit's change of mentions, beside the post (lib/posts/write.ts): its INSERT or MODIFY
+// carries the mentions before and after, for the notifications (a like's MODIFY of the post
+// itself never reaches the stream consumer).
+export const postMentions = (postId: string) => ({ PK: `POST#${postId}`, SK: '#MENTIONS' });

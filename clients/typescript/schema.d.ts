@@ -1017,7 +1017,7 @@ export interface components {
             post: string | null;
             read: boolean;
             /** @enum {string} */
-            type: "FOLLOW" | "POST_LIKE" | "COMMENT" | "REPLY" | "COMMENT_LIKE";
+            type: "FOLLOW" | "POST_LIKE" | "COMMENT" | "REPLY" | "COMMENT_LIKE" | "MENTION";
         };
         PagePagination: {
             currentPage: number;

@@ -15,7 +15,7 @@ import { newId } from '../ids';
 /** Notifications expire after this many days (DynamoDB TTL). */
 export const RETENTION_DAYS = 90;
 
-export type NotificationType = 'FOLLOW' | 'POST_LIKE' | 'COMMENT' | 'REPLY' | 'COMMENT_LIKE';
+export type NotificationType = 'FOLLOW' | 'POST_LIKE' | 'COMMENT' | 'REPLY' | 'COMMENT_LIKE' | 'MENTION';
 
 export interface NotificationItem {
   PK: string;

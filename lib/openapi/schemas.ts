@@ -81,7 +81,7 @@ export const components: Record<string, Schema> = {
   }),
   Notification: obj({
     _id: str,
-    type: { type: 'string', enum: ['FOLLOW', 'POST_LIKE', 'COMMENT', 'REPLY', 'COMMENT_LIKE'] },
+    type: { type: 'string', enum: ['FOLLOW', 'POST_LIKE', 'COMMENT', 'REPLY', 'COMMENT_LIKE', 'MENTION'] },
     actor: ref('User'),
     post: { type: ['string', 'null'], description: 'the post concerned (likes, comments, replies), else null' },
     comment: { type: ['string', 'null'], description: 'the comment or reply concerned, else null' },

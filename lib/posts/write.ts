@@ -145,6 +145,7 @@ export async function deletePost(post: PostItem, trace: TraceContext, payload: R
     counter(keys.postCounterShard(shardOf(post.id, FEED_SHARDS)), 'count', -1, 'positive'),
     cleanupJobItem('post', post.id, post.media),
     ...deleteTagEntries(post.hashtags ?? [], post.id),
+    { op: { Delete: { TableName: TABLE, Key: keys.postMentions(post.id) } } },
     logItem(trace, {
       type: 'POST_DELETED',
       description: 'A post was deleted.',
@@ -217,6 +218,15 @@ async function editOnce(post: PostItem, edit: PostEdit, trace: TraceContext, pay
       },
     },
     ...tagChanges(post.hashtags ?? [], next.hashtags ?? [], post.id, post.author, counted),
+    // The mentions' change, for the stream's MENTION notifications.
+    ...((post.mentions ?? []).join() === (next.mentions ?? []).join() ? [] : [{
+      op: {
+        Put: {
+          TableName: TABLE,
+          Item: { ...keys.postMentions(post.id), type: 'MENTIONS', id: post.id, author: post.author, createdAt: post.createdAt, previous: post.mentions ?? [], mentions: next.mentions ?? [], at: updatedAt },
+        },
+      },
+    }]),
     logItem(trace, {
       type: 'POST_UPDATED',
       description: 'A post was edited.',

@@ -24,6 +24,7 @@ import { handler as tagH } from '../../functions/tags/get';
 import { handler as postsH } from '../../functions/tags/posts';
 import { handler as searchH } from '../../functions/tags/search';
 import { handler as trendsH } from '../../functions/tags/trends';
+import { handler as notificationsH } from '../../functions/notifications/list';
 import { getItem } from '../support/db';
 
 let stream: TestStream;
@@ -241,5 +242,37 @@ describe('GET /trends/tags', () => {
     await stream.poller.idle();
     await stale();
     expect((await trends(a)).find((t) => t.name === tag)?.authors).toBe(3);
+  });
+});
+
+describe('MENTION notifications of captions', () => {
+  const mentions = async (u: TestUser) => {
+    const res = await call(notificationsH, 'GET /notifications', { token: u.token });
+    expect(res.status).toBe(200);
+    return (res.body.notifications as { type: string; post: string | null; comment: string | null; actor: { _id: string } }[]).filter((n) => n.type === 'MENTION');
+  };
+
+  it('notifies the mentioned, not the author, a muter or one who cannot see the post; edits and deletion follow', async () => {
+    const [author, m1, m2, muter, priv, privReader] = await users(6);
+    await mute(muter, author);
+    const p = await post(author, `hi @${m1.username} @${author.username} @${muter.username}`);
+    const got = await eventually(() => mentions(m1), (n) => n.length === 1);
+    expect(got[0]).toMatchObject({ type: 'MENTION', post: p, comment: null, actor: { _id: author.id } });
+    await stream.poller.idle();
+    expect(await mentions(author)).toEqual([]);
+    expect(await mentions(muter)).toEqual([]);
+    // An edit notifies only what it adds and removes what it drops.
+    await call(edit, 'POST /posts/edit/{post_id}', { token: author.token, params: { post_id: p }, body: { caption: `hi @${m2.username}` } });
+    await eventually(() => mentions(m2), (n) => n.length === 1);
+    await eventually(() => mentions(m1), (n) => n.length === 0);
+    await call(del, 'DELETE /posts/{post_id}', { token: author.token, params: { post_id: p } });
+    await eventually(() => mentions(m2), (n) => n.length === 0);
+    // A private author's mention reaches a follower only.
+    await setPrivate(priv, true);
+    expect((await follow(privReader, priv)).status).toBe(200);
+    await post(priv, `@${m1.username} @${privReader.username}`);
+    await eventually(() => mentions(privReader), (n) => n.length === 1);
+    await stream.poller.idle();
+    expect(await mentions(m1)).toEqual([]);
   });
 });
