@@ -84,6 +84,8 @@ export function readEnv(env: NodeJS.ProcessEnv) {
     // An SES v2-compatible server (npm start's aws-ses-v2-local, tests); SES itself when unset.
     SES_ENDPOINT: r.optional('SES_ENDPOINT'),
     SES_CONFIGURATION_SET: r.optional('SES_CONFIGURATION_SET'),
+    // Trending tags are computed at most this often (contract section 19).
+    TRENDS_INTERVAL_SECONDS: r.number('TRENDS_INTERVAL_SECONDS', 600, positiveInt),
   };
   if (r.bad.length) throw new Error(`Invalid configuration: ${r.bad.join(', ')}`);
   return e;
@@ -107,6 +109,8 @@ export interface Config {
   /** The share of requests whose DynamoDB calls are logged (command, table, index, time, capacity) under their trace id; 0: none. */
   logDbCalls: number;
   mail: MailConfig;
+  /** Trending tags are computed at most this often (seconds). */
+  trendsIntervalSeconds: number;
 }
 
 /** Where e-mail comes from and goes through (lib/mail). */
@@ -162,6 +166,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     media: mediaConfig(e.MEDIA_BUCKET, e.MEDIA_PUBLIC_URL, e.S3_ENDPOINT, isLocal),
     logDbCalls: e.LOG_DB_CALLS,
     mail: { appUrl: e.APP_URL.replace(/\/+$/, ''), from: e.MAIL_FROM, endpoint: e.SES_ENDPOINT || undefined, configurationSet: e.SES_CONFIGURATION_SET || undefined },
+    trendsIntervalSeconds: e.TRENDS_INTERVAL_SECONDS,
   };
 }
 

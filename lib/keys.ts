@@ -277,3 +277,28 @@ export const pendingEmail = (userId: string) => ({ PK: `USER#${userId}`, SK: 'PE
 export const mailRate = (userId: string, kind: string) => ({ PK: `USER#${userId}`, SK: `MAIL_RATE#${kind}` });
 // A password reset request (POST /auth/password/forgot): written alone, read by the stream.
 export const resetRequest = (requestId: string) => ({ PK: `RESET_REQUEST#${requestId}`, SK: 'REQUEST' });
+// Hashtags (contract section 19, lib/tags). A tagged post has one entry per tag in one of
+// TAG_SHARDS partitions of the tag (chosen by the post id), sort key the post id: a page
+// Queries every shard newest first and merges, and 1,000 new posts a second spread over the
+// shards (docs/PERFORMANCE.md, "Hashtags"). The tag's postsCount is the sum of its counter
+// shards, each moved once per entry by the stream (the marker beside the entry makes it once).
+export const TAG_SHARDS = 8;
+export const tagShard = (tag: string, shard: number) => `TAG#${tag}#${shard}`;
+export const tagEntry = (tag: string, postId: string) => ({ PK: tagShard(tag, shardOf(postId, TAG_SHARDS)), SK: postId });
+export const tagCounted = (tag: string, postId: string) => ({ PK: `TAGCOUNTED#${tag}#${shardOf(postId, TAG_SHARDS)}`, SK: postId });
+export const tagCounters = (tag: string) => `TAGCOUNT#${tag}`;
+export const tagCounter = (tag: string, shard: number) => ({ PK: tagCounters(tag), SK: `SHARD#${shard}` });
+// The tag directory for search: one item per tag with its postsCount, partitioned by the
+// name's first code point, sorted by name (a prefix is one Query).
+export const tagDirectoryOf = (prefix: string) => `TAGS#${[...prefix][0] ?? ''}`;
+export const tagDirectory = (tag: string) => ({ PK: tagDirectoryOf(tag), SK: tag });
+// Trending (lib/tags/trends.ts): one item per (tag, account) holding when the account last
+// used the tag, and per hour a counter item per tag of the accounts whose last use fell in it.
+export const trendUse = (tag: string, userId: string) => ({ PK: `TRENDUSE#${tag}`, SK: userId });
+export const trendHour = (hour: string) => `TRENDHOUR#${hour}`;
+export const trendCounter = (hour: string, tag: string) => ({ PK: trendHour(hour), SK: tag });
+export const trends = () => ({ PK: 'TRENDS', SK: 'TAGS' });
+// A caption edit's change of mentions, beside the post (lib/posts/write.ts): its INSERT or MODIFY
+// carries the mentions before and after, for the notifications (a like's MODIFY of the post
+// itself never reaches the stream consumer).
+export const postMentions = (postId: string) => ({ PK: `POST#${postId}`, SK: '#MENTIONS' });

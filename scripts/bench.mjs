@@ -33,6 +33,7 @@ import { bundleTable, checks, endpointTable, markdownTables } from './bench/repo
 import { benchFeed, feedTable } from './bench/feed.mjs';
 import { benchNotifications, notificationsTable } from './bench/notifications.mjs';
 import { benchHotPost, hotPostTable } from './bench/hot-post.mjs';
+import { benchHotTag, benchTagPage, hotTagTable } from './bench/hot-tag.mjs';
 import { settleAfterWrite, settleFeeds, settleRecentIds, settleRecentLikers } from './bench/settle.mjs';
 import { makeCertificate, startTlsProxy } from './bench/tls.mjs';
 import { coldStartNodeArgs, deployedNodeFlags } from './bench/node-flags.mjs';
@@ -350,6 +351,9 @@ try {
     if (!result.scales.length) await ensureTable(dynamo.endpoint, TABLE);
     say(`hot post: 500 users like one post, 50 at a time`);
     result.hotPost = await benchHotPost({ endpoint: dynamo.endpoint, table: TABLE, lib, handler: byRoute.get(routeShape('POST /posts/like/{post_id}')).handler, say });
+    say(`hot tag: 500 authors post to one tag, 50 at a time; a tag page of 10 posts and of 2,000`);
+    result.hotTag = await benchHotTag({ endpoint: dynamo.endpoint, table: TABLE, lib, handler: byRoute.get(routeShape('POST /posts/create')).handler, say });
+    result.tagPage = await benchTagPage({ endpoint: dynamo.endpoint, table: TABLE, lib, handler: byRoute.get(routeShape('GET /tags/{tag}/posts')).handler, say });
   }
   if (opts.feed) {
     // Its own data on an empty table; the stream consumer's bundle as deployment builds it.
@@ -383,6 +387,7 @@ try {
   if (result.cost) process.stdout.write(`\nWhat it costs a month (scripts/bench/usage-mix.mjs, scripts/bench/prices.mjs):\n\n${costTable(result.cost)}\n`);
   if (result.feed) process.stdout.write(`\n${feedTable(result.feed)}\n\n${notificationsTable(result.notifications)}\n`);
   if (result.hotPost) process.stdout.write(`\n${hotPostTable(result.hotPost)}\n`);
+  if (result.hotTag) process.stdout.write(`\n${hotTagTable(result.hotTag, result.tagPage)}\n`);
   process.stdout.write(`\n${checks(result, selected)}\n`);
   result.meta = {
     date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, loadavg: os.loadavg().map((n) => Math.round(n * 10) / 10),

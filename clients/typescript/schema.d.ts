@@ -750,6 +750,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/tags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Hashtags whose name starts with the query, most posts first */
+        get: operations["tagsSearch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tags/{tag}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A hashtag and how many posts everyone may see carry it (0 for any valid tag no post carries) */
+        get: operations["tagsGet"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tags/{tag}/posts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Posts carrying a hashtag that the caller may see, newest first */
+        get: operations["tagsPosts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/trends/tags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Trending hashtags: used by at least 3 accounts in the last 24 hours, ranked by the rise against the 24 hours before (at most 10) */
+        get: operations["tagsTrends"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/users/{identifier}": {
         parameters: {
             query?: never;
@@ -1221,7 +1289,7 @@ export interface components {
             post: string | null;
             read: boolean;
             /** @enum {string} */
-            type: "FOLLOW" | "POST_LIKE" | "COMMENT" | "REPLY" | "COMMENT_LIKE" | "FOLLOW_REQUEST" | "FOLLOW_REQUEST_APPROVED";
+            type: "FOLLOW" | "POST_LIKE" | "COMMENT" | "REPLY" | "COMMENT_LIKE" | "FOLLOW_REQUEST" | "FOLLOW_REQUEST_APPROVED" | "MENTION";
         };
         PagePagination: {
             currentPage: number;
@@ -1232,16 +1300,22 @@ export interface components {
         };
         Post: {
             _id: string;
+            /** @description one description per image, in the order of the images; "" for none */
+            altText: string[];
             /** @description user identifier */
             author: string;
             caption: string;
             /** Format: date-time */
             createdAt: string;
+            /** @description the caption's hashtags, normalized (NFKC, lower case), in order of first use */
+            hashtags: string[];
             /** @description a JSON-stringified array of image URLs */
             image: string;
             image_public_id: string;
             /** @description ids of users who liked the post, newest first: at most 100 in a single-post answer, 10 in a list (likesCount is the total; GET /posts/{post_id}/likes lists them all) */
             likes: string[];
+            /** @description ids of the accounts the caption mentions (neither deleted nor suspended), in order of first mention */
+            mentions: string[];
             /** Format: date-time */
             updatedAt: string;
         };
@@ -1299,6 +1373,16 @@ export interface components {
             followerBy: components["schemas"]["User"][];
             /** @description accounts that follow both the caller and this user */
             mutualFollowers: components["schemas"]["User"][];
+        };
+        Tag: {
+            /** @description the normalized name (NFKC, lower case), without # */
+            name: string;
+            /** @description posts carrying the tag that everyone may see (of public accounts neither suspended nor deleted) */
+            postsCount: number;
+        };
+        TrendingTag: components["schemas"]["Tag"] & {
+            /** @description distinct accounts that used the tag in the last 24 hours */
+            authors: number;
         };
         Upload: {
             /** Format: date-time */
@@ -6328,6 +6412,16 @@ export interface operations {
                      *             "image_public_id": "harbour-at-dusk",
                      *             "author": "01JQ8Z6W4T5N2K7M9P3R5V8X0A",
                      *             "caption": "The harbour at dusk.",
+                     *             "altText": [
+                     *               "Fishing boats moored at dusk, lights on the water."
+                     *             ],
+                     *             "hashtags": [
+                     *               "harbour",
+                     *               "dusk"
+                     *             ],
+                     *             "mentions": [
+                     *               "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *             ],
                      *             "likes": [
                      *               "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
                      *             ],
@@ -7409,6 +7503,16 @@ export interface operations {
                      *         "image_public_id": "harbour-at-dusk",
                      *         "author": "01JQ8Z6W4T5N2K7M9P3R5V8X0A",
                      *         "caption": "The harbour at dusk.",
+                     *         "altText": [
+                     *           "Fishing boats moored at dusk, lights on the water."
+                     *         ],
+                     *         "hashtags": [
+                     *           "harbour",
+                     *           "dusk"
+                     *         ],
+                     *         "mentions": [
+                     *           "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *         ],
                      *         "likes": [
                      *           "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
                      *         ],
@@ -8180,6 +8284,16 @@ export interface operations {
                      *           "image_public_id": "harbour-at-dusk",
                      *           "author": "01JQ8Z6W4T5N2K7M9P3R5V8X0A",
                      *           "caption": "The harbour at dusk.",
+                     *           "altText": [
+                     *             "Fishing boats moored at dusk, lights on the water."
+                     *           ],
+                     *           "hashtags": [
+                     *             "harbour",
+                     *             "dusk"
+                     *           ],
+                     *           "mentions": [
+                     *             "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *           ],
                      *           "likes": [
                      *             "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
                      *           ],
@@ -8348,6 +8462,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description one description per image, in the order of the images (exactly as many as there are images), each trimmed, 0-1500 characters; "" for none */
+                    altText?: string[];
                     /**
                      * @description trimmed, then 0-2200 characters (Unicode code points); no control characters
                      * @default
@@ -8386,6 +8502,16 @@ export interface operations {
                      *         "image_public_id": "harbour-at-dusk",
                      *         "author": "01JQ8Z6W4T5N2K7M9P3R5V8X0A",
                      *         "caption": "The harbour at dusk.",
+                     *         "altText": [
+                     *           "Fishing boats moored at dusk, lights on the water."
+                     *         ],
+                     *         "hashtags": [
+                     *           "harbour",
+                     *           "dusk"
+                     *         ],
+                     *         "mentions": [
+                     *           "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *         ],
                      *         "likes": [
                      *           "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
                      *         ],
@@ -8570,14 +8696,12 @@ export interface operations {
         /** @description JSON, at most 100 KiB. Text is trimmed before it is checked; lengths count Unicode code points. Unknown fields are refused. */
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "caption": "The harbour at dusk."
-                 *     }
-                 */
+                /** @example {} */
                 "application/json": {
+                    /** @description one description per image, in the order of the images (exactly as many as there are images), each trimmed, 0-1500 characters; "" for none */
+                    altText?: string[];
                     /** @description trimmed, then 0-2200 characters (Unicode code points); no control characters */
-                    caption: string;
+                    caption?: string;
                 };
             };
         };
@@ -8599,6 +8723,16 @@ export interface operations {
                      *         "image_public_id": "harbour-at-dusk",
                      *         "author": "01JQ8Z6W4T5N2K7M9P3R5V8X0A",
                      *         "caption": "The harbour at dusk.",
+                     *         "altText": [
+                     *           "Fishing boats moored at dusk, lights on the water."
+                     *         ],
+                     *         "hashtags": [
+                     *           "harbour",
+                     *           "dusk"
+                     *         ],
+                     *         "mentions": [
+                     *           "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *         ],
                      *         "likes": [
                      *           "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
                      *         ],
@@ -8805,6 +8939,16 @@ export interface operations {
                      *           "image_public_id": "harbour-at-dusk",
                      *           "author": "01JQ8Z6W4T5N2K7M9P3R5V8X0A",
                      *           "caption": "The harbour at dusk.",
+                     *           "altText": [
+                     *             "Fishing boats moored at dusk, lights on the water."
+                     *           ],
+                     *           "hashtags": [
+                     *             "harbour",
+                     *             "dusk"
+                     *           ],
+                     *           "mentions": [
+                     *             "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *           ],
                      *           "likes": [
                      *             "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
                      *           ],
@@ -8985,6 +9129,16 @@ export interface operations {
                      *           "image_public_id": "harbour-at-dusk",
                      *           "author": "01JQ8Z6W4T5N2K7M9P3R5V8X0A",
                      *           "caption": "The harbour at dusk.",
+                     *           "altText": [
+                     *             "Fishing boats moored at dusk, lights on the water."
+                     *           ],
+                     *           "hashtags": [
+                     *             "harbour",
+                     *             "dusk"
+                     *           ],
+                     *           "mentions": [
+                     *             "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *           ],
                      *           "likes": [
                      *             "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
                      *           ],
@@ -9702,6 +9856,16 @@ export interface operations {
                      *           "image_public_id": "harbour-at-dusk",
                      *           "author": "01JQ8Z6W4T5N2K7M9P3R5V8X0A",
                      *           "caption": "The harbour at dusk.",
+                     *           "altText": [
+                     *             "Fishing boats moored at dusk, lights on the water."
+                     *           ],
+                     *           "hashtags": [
+                     *             "harbour",
+                     *             "dusk"
+                     *           ],
+                     *           "mentions": [
+                     *             "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *           ],
                      *           "likes": [
                      *             "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
                      *           ],
@@ -10028,6 +10192,702 @@ export interface operations {
                      *       "success": false,
                      *       "message": "No such record.",
                      *       "code": "NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    tagsSearch: {
+        parameters: {
+            query: {
+                /** @example 20 */
+                limit?: number;
+                /** @example #du */
+                query: string;
+            };
+            header?: {
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
+                traceparent?: components["parameters"]["Traceparent"];
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
+                "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
+                "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
+                "X-Step-Id"?: components["parameters"]["XStepId"];
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
+                "X-Trace-Id"?: components["parameters"]["XTraceId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "tags": [
+                     *         {
+                     *           "name": "dusk",
+                     *           "postsCount": 42
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        tags: components["schemas"]["Tag"][];
+                    };
+                };
+            };
+            /** @description Bad request: VALIDATION_ERROR, INVALID_JSON */
+            400: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: UNAUTHORIZED */
+            401: {
+                headers: {
+                    /** @example Bearer */
+                    "WWW-Authenticate"?: "Bearer";
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    tagsGet: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
+                traceparent?: components["parameters"]["Traceparent"];
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
+                "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
+                "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
+                "X-Step-Id"?: components["parameters"]["XStepId"];
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
+                "X-Trace-Id"?: components["parameters"]["XTraceId"];
+            };
+            path: {
+                /** @example dusk */
+                tag: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "tag": {
+                     *         "name": "dusk",
+                     *         "postsCount": 42
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        tag: components["schemas"]["Tag"];
+                    };
+                };
+            };
+            /** @description Bad request: VALIDATION_ERROR, INVALID_JSON */
+            400: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: UNAUTHORIZED */
+            401: {
+                headers: {
+                    /** @example Bearer */
+                    "WWW-Authenticate"?: "Bearer";
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "No such record.",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    tagsPosts: {
+        parameters: {
+            query?: {
+                /** @example 01JQ90A1B2C3D4E5F6G7H8J9KM */
+                cursor?: string;
+                /** @example 20 */
+                limit?: number;
+            };
+            header?: {
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
+                traceparent?: components["parameters"]["Traceparent"];
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
+                "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
+                "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
+                "X-Step-Id"?: components["parameters"]["XStepId"];
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
+                "X-Trace-Id"?: components["parameters"]["XTraceId"];
+            };
+            path: {
+                /** @example dusk */
+                tag: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "posts": [
+                     *         {
+                     *           "_id": "01JQ90A1B2C3D4E5F6G7H8J9KM",
+                     *           "image": "[\"https://cdn.example.com/images/harbour-at-dusk.jpg\"]",
+                     *           "image_public_id": "harbour-at-dusk",
+                     *           "author": "01JQ8Z6W4T5N2K7M9P3R5V8X0A",
+                     *           "caption": "The harbour at dusk.",
+                     *           "altText": [
+                     *             "Fishing boats moored at dusk, lights on the water."
+                     *           ],
+                     *           "hashtags": [
+                     *             "harbour",
+                     *             "dusk"
+                     *           ],
+                     *           "mentions": [
+                     *             "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *           ],
+                     *           "likes": [
+                     *             "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *           ],
+                     *           "createdAt": "2026-03-14T15:09:26.535Z",
+                     *           "updatedAt": "2026-03-14T15:09:26.535Z",
+                     *           "isLiked": true,
+                     *           "isBookmarked": true,
+                     *           "likesCount": 3,
+                     *           "commentsCount": 1
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "hasMore": true,
+                     *         "nextCursor": "01JQ90A1B2C3D4E5F6G7H8J9KM"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        pagination: components["schemas"]["FeedPagination"];
+                        posts: components["schemas"]["PostView"][];
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Bad request: VALIDATION_ERROR, INVALID_JSON */
+            400: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: UNAUTHORIZED */
+            401: {
+                headers: {
+                    /** @example Bearer */
+                    "WWW-Authenticate"?: "Bearer";
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "No such record.",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    tagsTrends: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
+                traceparent?: components["parameters"]["Traceparent"];
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
+                "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
+                "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
+                "X-Step-Id"?: components["parameters"]["XStepId"];
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
+                "X-Trace-Id"?: components["parameters"]["XTraceId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "tags": [
+                     *         {
+                     *           "name": "dusk",
+                     *           "postsCount": 42,
+                     *           "authors": 17
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        tags: components["schemas"]["TrendingTag"][];
+                    };
+                };
+            };
+            /** @description Bad request: VALIDATION_ERROR, INVALID_JSON */
+            400: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: UNAUTHORIZED */
+            401: {
+                headers: {
+                    /** @example Bearer */
+                    "WWW-Authenticate"?: "Bearer";
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];

@@ -14,6 +14,8 @@ import { likersReactions } from '../../lib/posts/recent-likers';
 import { mediaReactions } from '../../lib/media/reactions';
 import { mailReactions } from '../../lib/mail/reactions';
 import { goPublicJobKind } from '../../lib/graph/go-public';
+import { tagCountReactions } from '../../lib/tags/counts';
+import { trendReactions } from '../../lib/tags/trends';
 
 export const reactions: Reaction[] = [
   ...feedReactions,
@@ -22,6 +24,8 @@ export const reactions: Reaction[] = [
   ...likersReactions,
   ...mediaReactions,
   ...mailReactions,
+  ...tagCountReactions,
+  ...trendReactions,
   jobReaction([...feedJobs, ...accountJobs, goPublicJobKind]),
 ];
 

@@ -6,7 +6,9 @@ import { id } from '../../lib/fields';
 import { buildPost, createPost, feedMode } from '../../lib/posts/write';
 import { config } from '../../lib/config';
 import { toPost } from '../../lib/posts/model';
-import { caption, imagePublicId, MAX_IMAGES, postImage } from '../../lib/posts/fields';
+import { altText, caption, imagePublicId, MAX_IMAGES, postImage } from '../../lib/posts/fields';
+import { captionFields, checkAltText } from '../../lib/posts/caption';
+import { isPublicAccount } from '../../lib/tags/entries';
 import { markObjectsUsed, takeMedia, usableMedia } from '../../lib/media/use';
 
 export const createBody = z.strictObject({
@@ -19,6 +21,7 @@ export const createBody = z.strictObject({
   )),
   caption: z._default(caption(), ''),
   image_public_id: z._default(imagePublicId(), ''),
+  altText: z.optional(altText()),
 });
 // Exactly one of image and media, image_public_id only with image: the handler's rules below,
 // stated for clients and validators in the OpenAPI document (lib/openapi/document.ts
@@ -32,10 +35,16 @@ export const handler = http({ body: createBody, idempotent }, async (req) => {
   if (body.media && body.image_public_id !== '') {
     throw ValidationError.field('image_public_id', 'is made from media; give it only with image');
   }
-  const [author, media] = await Promise.all([caller.user(), body.media ? usableMedia(caller.userId, body.media, 'media') : undefined]);
-  const input = media
+  const imageCount = body.media?.length ?? (JSON.parse(body.image!) as string[]).length;
+  checkAltText(body.altText, imageCount);
+  const alt = body.altText ?? Array.from({ length: imageCount }, () => '');
+  const [author, media, fields] = await Promise.all([
+    caller.user(), body.media ? usableMedia(caller.userId, body.media, 'media') : undefined, captionFields(body.caption),
+  ]);
+  const base = media
     ? { image: JSON.stringify(media.map((m) => m.url)), image_public_id: JSON.stringify(media.map((m) => m.id)), caption: body.caption, media: media.map((m) => m.id) }
     : { image: body.image!, image_public_id: body.image_public_id, caption: body.caption };
+  const input = { ...base, ...fields, altText: alt };
   const mode = feedMode(author, config.fanoutMaxFollowers);
   const post = buildPost(caller.userId, input, mode !== 'pull');
   const reply = { status: 201, body: { message: 'Post created successfully', post: toPost(post, []) } };
@@ -43,6 +52,6 @@ export const handler = http({ body: createBody, idempotent }, async (req) => {
   await createPost(post, trace, { params, body }, [
     ...(media ? takeMedia(media, `post#${post.id}`, 'media') : []),
     ...idempotencyItem(req, reply),
-  ], mode === 'convert');
+  ], mode === 'convert', isPublicAccount(author));
   return reply;
 });

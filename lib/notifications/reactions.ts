@@ -42,6 +42,7 @@ const keyOf = (item: Item) => ({ PK: String(item.PK), SK: String(item.SK) });
  */
 async function notify(n: NewNotification, cause: Item): Promise<void> {
   if (n.recipientId === n.actorId) return;
+  if (n.kind === 'MENTION' && !(await maySeeMention(n.recipientId, n.actorId))) return;
   const at = String(cause.createdAt);
   // A recipient who muted the actor before the action is not told of it (contract section 18):
   // checked before the notification is written, and again after it (a mute landing between).
@@ -59,6 +60,31 @@ async function notify(n: NewNotification, cause: Item): Promise<void> {
   if (blocks.some((k) => found.has(itemKey(k)))) await removeNotification(n.recipientId, n.cause);
   else if (mutedAt !== undefined && mutedAt <= at) await removeNotification(n.recipientId, n.cause, at);
   else if ((found.get(itemKey(keyOf(cause))) as { createdAt?: string } | undefined)?.createdAt !== at) await removeNotification(n.recipientId, n.cause, at);
+}
+
+/**
+ * A mention notifies only a recipient who can see the post (its author is public, or followed
+ * by the recipient) and has not muted the author (contract section 19); blocks are checked by
+ * notify like every cause's.
+ */
+async function maySeeMention(recipientId: string, authorId: string): Promise<boolean> {
+  const found = await batchGet<{ isPrivate?: boolean }>([keys.user(authorId), keys.follow(recipientId, authorId), keys.mute(recipientId, authorId)]);
+  if (found.has(itemKey(keys.mute(recipientId, authorId)))) return false;
+  return found.get(itemKey(keys.user(authorId)))?.isPrivate !== true || found.has(itemKey(keys.follow(recipientId, authorId)));
+}
+
+const mentionOf = (postId: string, authorId: string, recipientId: string): NewNotification =>
+  ({ kind: 'MENTION', recipientId, actorId: authorId, cause: `MENTION#${postId}#${recipientId}`, postId });
+
+const mentionIds = (item: Item | undefined): string[] => (Array.isArray(item?.mentions) ? (item!.mentions as unknown[]).map(String) : []);
+
+/** A caption edit (its MENTIONS item): notifies the mentions it adds, removes the notifications of those it drops. */
+async function mentionEdit(c: Change): Promise<void> {
+  const post = c.newImage!;
+  const before = new Set(Array.isArray(post.previous) ? (post.previous as unknown[]).map(String) : []);
+  const after = new Set(mentionIds(post));
+  for (const id of after) if (!before.has(id)) await notify(mentionOf(String(post.id), String(post.author), id), post);
+  for (const id of before) if (!after.has(id)) await removeNotification(id, mentionOf(String(post.id), String(post.author), id).cause);
 }
 
 /**
@@ -95,12 +121,14 @@ function causesOf(item: Item): NewNotification[] {
       const recipients = new Set([String(item.parentAuthor), ...(item.replyToAuthor ? [String(item.replyToAuthor)] : [])]);
       return [...recipients].map((recipientId) => ({ kind: 'REPLY' as const, recipientId, actorId, cause: `REPLY#${commentId}`, postId, commentId }));
     }
+    case 'POST':
+      return mentionIds(item).map((id) => mentionOf(String(item.id), String(item.author), id));
     default:
       return [];
   }
 }
 
-const NOTIFYING = ['FOLLOW', 'LIKE', 'COMMENT', 'FOLLOW_REQUEST'];
+const NOTIFYING = ['FOLLOW', 'LIKE', 'COMMENT', 'FOLLOW_REQUEST', 'POST'];
 
 export const notificationReactions: Reaction[] = [
   {
@@ -112,6 +140,11 @@ export const notificationReactions: Reaction[] = [
     name: 'notify-undo',
     matches: (c: Change) => c.event === 'REMOVE' && NOTIFYING.includes(String(typeOf(c))),
     run: async (c) => { for (const n of causesOf(c.oldImage!)) await removeNotification(n.recipientId, n.cause, String(c.oldImage!.createdAt)); },
+  },
+  {
+    name: 'notify-mention-edit',
+    matches: (c: Change) => c.event !== 'REMOVE' && typeOf(c) === 'MENTIONS',
+    run: mentionEdit,
   },
   {
     name: 'notify-expired',

@@ -15,7 +15,7 @@ import { newId } from '../ids';
 /** Notifications expire after this many days (DynamoDB TTL). */
 export const RETENTION_DAYS = 90;
 
-export type NotificationType = 'FOLLOW' | 'POST_LIKE' | 'COMMENT' | 'REPLY' | 'COMMENT_LIKE' | 'FOLLOW_REQUEST' | 'FOLLOW_REQUEST_APPROVED';
+export type NotificationType = 'FOLLOW' | 'POST_LIKE' | 'COMMENT' | 'REPLY' | 'COMMENT_LIKE' | 'FOLLOW_REQUEST' | 'FOLLOW_REQUEST_APPROVED' | 'MENTION';
 
 export interface NotificationItem {
   PK: string;

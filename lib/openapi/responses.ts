@@ -126,6 +126,14 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
     summary: 'Home feed: posts of the caller and of the accounts the caller follows, newest first', status: 200, body: { posts: list('PostView'), pagination: ref('FeedPagination') } },
   'GET /posts/explore': {
     summary: 'Explore: posts of accounts the caller does not follow', status: 200, body: { posts: list('PostView'), pagination: ref('PagePagination') } },
+  'GET /tags/{tag}': {
+    summary: 'A hashtag and how many posts everyone may see carry it (0 for any valid tag no post carries)', status: 200, body: { tag: ref('Tag') } },
+  'GET /tags/{tag}/posts': {
+    summary: 'Posts carrying a hashtag that the caller may see, newest first', status: 200, body: { posts: list('PostView'), pagination: ref('FeedPagination') } },
+  'GET /tags': {
+    summary: 'Hashtags whose name starts with the query, most posts first', status: 200, body: { tags: list('Tag') } },
+  'GET /trends/tags': {
+    summary: 'Trending hashtags: used by at least 3 accounts in the last 24 hours, ranked by the rise against the 24 hours before (at most 10)', status: 200, body: { tags: list('TrendingTag') } },
   'GET /posts/{post_id}': {
     summary: 'A post', status: 200, body: { post: ref('PostView') } },
   'DELETE /posts/{post_id}': {

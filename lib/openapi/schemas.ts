@@ -54,10 +54,18 @@ export const components: Record<string, Schema> = {
     image_public_id: str,
     author: { ...str, description: 'user identifier' },
     caption: str,
+    altText: { type: 'array', items: str, description: 'one description per image, in the order of the images; "" for none' },
+    hashtags: { type: 'array', items: str, description: 'the caption\'s hashtags, normalized (NFKC, lower case), in order of first use' },
+    mentions: ids('ids of the accounts the caption mentions (neither deleted nor suspended), in order of first mention'),
     likes: ids('ids of users who liked the post, newest first: at most 100 in a single-post answer, 10 in a list (likesCount is the total; GET /posts/{post_id}/likes lists them all)'),
     createdAt: dateTime,
     updatedAt: dateTime,
   }),
+  Tag: obj({
+    name: { ...str, description: 'the normalized name (NFKC, lower case), without #' },
+    postsCount: { ...int, description: 'posts carrying the tag that everyone may see (of public accounts neither suspended nor deleted)' },
+  }),
+  TrendingTag: extend('Tag', { authors: { ...int, description: 'distinct accounts that used the tag in the last 24 hours' } }),
   PostView: extend('Post', { isLiked: bool, isBookmarked: bool, likesCount: int, commentsCount: int }),
   Comment: obj({
     _id: str,
@@ -75,7 +83,7 @@ export const components: Record<string, Schema> = {
   }),
   Notification: obj({
     _id: str,
-    type: { type: 'string', enum: ['FOLLOW', 'POST_LIKE', 'COMMENT', 'REPLY', 'COMMENT_LIKE', 'FOLLOW_REQUEST', 'FOLLOW_REQUEST_APPROVED'] },
+    type: { type: 'string', enum: ['FOLLOW', 'POST_LIKE', 'COMMENT', 'REPLY', 'COMMENT_LIKE', 'FOLLOW_REQUEST', 'FOLLOW_REQUEST_APPROVED', 'MENTION'] },
     actor: ref('User'),
     post: { type: ['string', 'null'], description: 'the post concerned (likes, comments, replies), else null' },
     comment: { type: ['string', 'null'], description: 'the comment or reply concerned, else null' },

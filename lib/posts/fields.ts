@@ -54,3 +54,10 @@ export const postImage = () =>
 export const caption = () => text(0, 2200);
 // Text rules too: a control character or a lone surrogate has no place in a CDN id either.
 export const imagePublicId = () => text(0, 2048);
+
+/** Alt text (contract section 19): one trimmed string of at most 1,500 characters per image, "" for none. */
+export const MAX_ALT_TEXT = 1500;
+export const altText = () => z.array(text(0, MAX_ALT_TEXT)).check(
+  z.maxLength(MAX_IMAGES),
+  z.meta({ description: `one description per image, in the order of the images (exactly as many as there are images), each trimmed, 0-${MAX_ALT_TEXT} characters; "" for none` }),
+);

@@ -14,6 +14,12 @@ export interface PostItem {
   image: string; // JSON-stringified array of URLs
   image_public_id: string;
   caption: string;
+  /** The caption's hashtags, normalized, in order of first use (contract section 19); absent = none. */
+  hashtags?: string[];
+  /** Ids of the accounts the caption mentions (contract section 19); absent = none. */
+  mentions?: string[];
+  /** One description per image, "" for none; absent = "" for each. */
+  altText?: string[];
   createdAt: string;
   updatedAt: string;
   likesCount: number;
@@ -40,6 +46,9 @@ export interface Post {
   image_public_id: string;
   author: string;
   caption: string;
+  altText: string[];
+  hashtags: string[];
+  mentions: string[];
   likes: string[];
   createdAt: string;
   updatedAt: string;
@@ -52,6 +61,22 @@ export interface PostView extends Post {
   commentsCount: number;
 }
 
+/** How many images a post has (`image` is the JSON-stringified array of their URLs). */
+export function imageCount(image: string): number {
+  try {
+    const list: unknown = JSON.parse(image);
+    return Array.isArray(list) ? list.length : 1;
+  } catch {
+    return 1;
+  }
+}
+
+/** The post's alt texts, one per image ("" where none was given). */
+export function altTextOf(item: Pick<PostItem, 'image' | 'altText'>): string[] {
+  const n = imageCount(item.image);
+  return Array.from({ length: n }, (_, i) => item.altText?.[i] ?? '');
+}
+
 export function toPost(item: PostItem, likes: string[]): Post {
   return {
     _id: item.id,
@@ -59,6 +84,9 @@ export function toPost(item: PostItem, likes: string[]): Post {
     image_public_id: item.image_public_id,
     author: item.author,
     caption: item.caption,
+    altText: altTextOf(item),
+    hashtags: item.hashtags ?? [],
+    mentions: item.mentions ?? [],
     likes,
     createdAt: item.createdAt,
     updatedAt: item.updatedAt,

@@ -2,7 +2,7 @@
 // list and feed index keys), the author's postsCount, one shard of the global post
 // counter and the trace record, so explore's totals (counters) always match its items.
 import { TABLE } from '../db/client';
-import { transact, type TxItem } from '../db/transact';
+import { ConditionFailed, transact, type TxItem } from '../db/transact';
 import * as keys from '../keys';
 import { FEED_SHARDS, shardOf } from '../keys';
 import { idTime, newId } from '../ids';
@@ -13,7 +13,8 @@ import { cleanupJobItem } from '../cleanup/jobs';
 import { triggerCleanup } from '../cleanup/trigger';
 import type { TraceContext } from '../audit/context';
 import { homeEntry } from './home-entry';
-import type { PostItem } from './model';
+import { deleteTagEntries, putTagEntries, tagChanges } from '../tags/entries';
+import { getPost, type PostItem } from './model';
 
 export interface NewPost {
   image: string;
@@ -21,6 +22,11 @@ export interface NewPost {
   image_public_id: string;
   /** Ids of the uploaded media the post is made of (contract section 12); deleted with the post. */
   media?: string[];
+  /** One per image, "" for none (contract section 19). */
+  altText?: string[];
+  /** The caption's normalized hashtags and the ids it mentions. */
+  hashtags?: string[];
+  mentions?: string[];
 }
 
 /** What a log record shows of a post. */
@@ -66,6 +72,9 @@ export function postItem(id: string, authorId: string, input: NewPost): PostItem
     likesCount: 0,
     commentsCount: 0,
     ...(input.media?.length ? { media: input.media } : {}),
+    ...(input.altText ? { altText: input.altText } : {}),
+    ...(input.hashtags?.length ? { hashtags: input.hashtags } : {}),
+    ...(input.mentions?.length ? { mentions: input.mentions } : {}),
   };
 }
 
@@ -82,7 +91,10 @@ export function feedMode(author: { followersCount?: number; pullMode?: boolean; 
   return (author.followersCount ?? 0) > maxFollowers ? 'convert' : 'fanout';
 }
 
-export async function createPost(post: PostItem, trace: TraceContext, payload: Record<string, unknown>, extra: TxItem[], convert = false): Promise<void> {
+/**
+ * `counted`: the author is public, so the post counts in its tags' postsCount (contract section 19).
+ */
+export async function createPost(post: PostItem, trace: TraceContext, payload: Record<string, unknown>, extra: TxItem[], convert = false, counted = true): Promise<void> {
   await transact([
     { op: { Put: { TableName: TABLE, Item: post, ConditionExpression: 'attribute_not_exists(PK)' } } },
     convert
@@ -109,6 +121,8 @@ export async function createPost(post: PostItem, trace: TraceContext, payload: R
       payload,
       diff: diffState(null, auditable(post)),
     }),
+    // The post's entries on its tags' pages.
+    ...putTagEntries(post.hashtags ?? [], post.id, post.author, counted),
     ...extra,
   ]);
 }
@@ -130,6 +144,8 @@ export async function deletePost(post: PostItem, trace: TraceContext, payload: R
     counter(keys.user(post.author), 'postsCount', -1, 'positive'),
     counter(keys.postCounterShard(shardOf(post.id, FEED_SHARDS)), 'count', -1, 'positive'),
     cleanupJobItem('post', post.id, post.media),
+    ...deleteTagEntries(post.hashtags ?? [], post.id),
+    { op: { Delete: { TableName: TABLE, Key: keys.postMentions(post.id) } } },
     logItem(trace, {
       type: 'POST_DELETED',
       description: 'A post was deleted.',
@@ -147,33 +163,80 @@ export function nextUpdatedAt(previous: string, now = Date.now()): string {
   return new Date(Math.max(now, Date.parse(previous) + 1)).toISOString();
 }
 
+/** What an edit changes: the caption (with its hashtags and mentions) and/or the alt text. */
+export interface PostEdit {
+  caption?: string;
+  hashtags?: string[];
+  mentions?: string[];
+  altText?: string[];
+}
+
 /**
- * Changes a post's caption (POST /posts/edit/{post_id}): one transaction of the post's
- * update, conditional on the post still being there and the caller's (a deletion racing the
- * edit makes it a 404), and its POST_UPDATED record. Returns the post as updated.
+ * Changes a post's caption and alt text (POST /posts/edit/{post_id}): one transaction of the
+ * post's update, conditional on the post still being there and the caller's (a deletion racing
+ * the edit makes it a 404), the entries of the tags it adds and drops, and its POST_UPDATED
+ * record. Returns the post as updated. `counted`: as createPost's.
  */
-export async function editPostCaption(post: PostItem, caption: string, trace: TraceContext, payload: Record<string, unknown>): Promise<PostItem> {
+export async function editPost(post: PostItem, edit: PostEdit, trace: TraceContext, payload: Record<string, unknown>, counted = true, attempt = 1): Promise<PostItem> {
+  try {
+    return await editOnce(post, edit, trace, payload, counted);
+  } catch (err) {
+    if (!(err instanceof ConditionFailed) || err.index !== 0) throw err;
+    // Deleted, or edited since it was read (its tag entries would be those of an older caption): read it again.
+    const fresh = await getPost(post.id);
+    if (!fresh || fresh.author !== post.author || attempt >= 10) throw new NotFound('post');
+    await new Promise((r) => setTimeout(r, Math.random() * 20 * attempt));
+    return editPost(fresh, edit, trace, payload, counted, attempt + 1);
+  }
+}
+
+async function editOnce(post: PostItem, edit: PostEdit, trace: TraceContext, payload: Record<string, unknown>, counted: boolean): Promise<PostItem> {
   const updatedAt = nextUpdatedAt(post.updatedAt);
+  const next: PostItem = { ...post, updatedAt };
+  if (edit.caption !== undefined) {
+    next.caption = edit.caption;
+    next.hashtags = edit.hashtags ?? [];
+    next.mentions = edit.mentions ?? [];
+  }
+  if (edit.altText !== undefined) next.altText = edit.altText;
+  const sets = ['updatedAt = :updatedAt', 'caption = :caption', 'hashtags = :hashtags', 'mentions = :mentions', 'altText = :altText'];
+  const values = { ':updatedAt': updatedAt, ':caption': next.caption, ':hashtags': next.hashtags ?? [], ':mentions': next.mentions ?? [], ':altText': next.altText ?? [] };
+  const before = { caption: post.caption, altText: post.altText ?? [], updatedAt: post.updatedAt };
+  const after = { caption: next.caption, altText: next.altText ?? [], updatedAt };
   await transact([
     {
       op: {
         Update: {
           TableName: TABLE,
           Key: keys.post(post.id),
-          UpdateExpression: 'SET caption = :caption, updatedAt = :updatedAt',
-          ConditionExpression: 'attribute_exists(PK) AND author = :author',
-          ExpressionAttributeValues: { ':caption': caption, ':updatedAt': updatedAt, ':author': post.author },
+          UpdateExpression: `SET ${sets.join(', ')}`,
+          // The tag entries below follow from the hashtags this edit read: an edit between that changed
+          // them fails this, and editPost reads the post again.
+          ConditionExpression: `attribute_exists(PK) AND author = :author AND ${post.hashtags?.length ? 'hashtags = :was' : '(attribute_not_exists(hashtags) OR size(hashtags) = :zero)'}`,
+          ExpressionAttributeValues: { ...values, ':author': post.author, ...(post.hashtags?.length ? { ':was': post.hashtags } : { ':zero': 0 }) },
         },
       },
-      onConditionFailed: () => new NotFound('post'),
     },
+    ...tagChanges(post.hashtags ?? [], next.hashtags ?? [], post.id, post.author, counted),
+    // The mentions' change, for the stream's MENTION notifications.
+    ...((post.mentions ?? []).join() === (next.mentions ?? []).join() ? [] : [{
+      op: {
+        Put: {
+          TableName: TABLE,
+          Item: { ...keys.postMentions(post.id), type: 'MENTIONS', id: post.id, author: post.author, createdAt: post.createdAt, previous: post.mentions ?? [], mentions: next.mentions ?? [], at: updatedAt },
+        },
+      },
+    }]),
     logItem(trace, {
       type: 'POST_UPDATED',
       description: 'A post was edited.',
       actorId: post.author,
       payload,
-      diff: diffState({ caption: post.caption, updatedAt: post.updatedAt }, { caption, updatedAt }),
+      diff: diffState(
+        Object.fromEntries(Object.entries(before).filter(([k]) => k === 'updatedAt' || (edit as Record<string, unknown>)[k] !== undefined)),
+        Object.fromEntries(Object.entries(after).filter(([k]) => k === 'updatedAt' || (edit as Record<string, unknown>)[k] !== undefined)),
+      ),
     }),
   ]);
-  return { ...post, caption, updatedAt };
+  return next;
 }

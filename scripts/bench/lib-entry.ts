@@ -11,6 +11,7 @@ export { newUserItem, claimItem, searchItem } from '../../lib/users/write';
 export { RECENT_IDS } from '../../lib/users/model';
 export { followEdge, blockEdge, blockMirror } from '../../lib/graph/edges';
 export { postItem } from '../../lib/posts/write';
+export { tagEntryItem } from '../../lib/tags/entries';
 export { unfollowJob } from '../../lib/feed/fanout';
 export { homeEntry } from '../../lib/posts/home-entry';
 export { batchGet, itemKey } from '../../lib/db/batch';

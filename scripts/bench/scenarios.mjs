@@ -399,6 +399,17 @@ export const scenarios = [
   },
   { route: 'GET /users/follow-requests', kind: 'read', request: (ctx, k) => bearer(ctx, k * 7 + 2), floorRcu: listFloor('requests') },
   { route: 'GET /users/muted', kind: 'read', request: async (ctx, k) => withMutes(ctx, k * 7 + 3), floorRcu: listFloor('users') },
+  // Hashtags (contract section 19): the data set has no tagged posts, so these are the cost of a
+  // tag's empty shards; the cost of a full page, small and large tag, is the tagPage scenario.
+  { route: 'GET /tags/{tag}', kind: 'read', request: async (ctx, k) => ({ ...(await bearer(ctx, k * 7 + 1)), params: { tag: 'bench' } }), floorRcu: () => AUTH_RCU + TABLE_PAGE_RCU },
+  {
+    route: 'GET /tags/{tag}/posts', kind: 'read',
+    request: async (ctx, k) => ({ ...(await bearer(ctx, k * 7 + 2)), params: { tag: 'bench' }, query: { limit: '20' } }),
+    // The 8 shard Queries (strongly consistent), the page's posts.
+    floorRcu: (b) => AUTH_RCU + 8 * TABLE_PAGE_RCU + ITEM_RCU * (b.posts?.length ?? 0),
+  },
+  { route: 'GET /tags', kind: 'read', request: async (ctx, k) => ({ ...(await bearer(ctx, k * 7 + 3)), query: { query: 'ben' } }), floorRcu: () => AUTH_RCU + PAGE_RCU },
+  { route: 'GET /trends/tags', kind: 'read', request: (ctx, k) => bearer(ctx, k * 7 + 4), floorRcu: () => AUTH_RCU + PAGE_RCU },
   {
     route: 'GET /notifications', kind: 'read',
     request: async (ctx, k) => ({ ...(await bearer(ctx, k * 7 + 6)), query: { limit: '20' } }),

@@ -43,8 +43,8 @@ describe('POST /posts/create', () => {
     expect(res.status).toBe(201);
     expect(res.body.message).toBe('Post created successfully');
     const post = res.body.post;
-    expect(Object.keys(post).sort()).toEqual(['_id', 'author', 'caption', 'createdAt', 'image', 'image_public_id', 'likes', 'updatedAt']);
-    expect(post).toMatchObject({ author: u.id, caption: 'hello', image_public_id: '', likes: [], image: '["https://cdn.example.test/1.jpg","https://cdn.example.test/2.jpg"]' });
+    expect(Object.keys(post).sort()).toEqual(['_id', 'altText', 'author', 'caption', 'createdAt', 'hashtags', 'image', 'image_public_id', 'likes', 'mentions', 'updatedAt']);
+    expect(post).toMatchObject({ author: u.id, caption: 'hello', image_public_id: '', likes: [], altText: ['', ''], hashtags: [], mentions: [], image: '["https://cdn.example.test/1.jpg","https://cdn.example.test/2.jpg"]' });
     expect(post.createdAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
     expect((await getItem(keys.user(u.id)))!.postsCount).toBe(1);
     const item = await getItem(keys.post(post._id));

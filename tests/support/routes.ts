@@ -11,6 +11,8 @@ import { ROOT, routes } from '../../scripts/lib/manifests.mjs';
 import { jsonSchema, isOperation } from '../../lib/openapi/document';
 import type { RouteSpecLike } from '../../lib/openapi/document';
 import * as keys from '../../lib/keys';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { db, TABLE } from '../../lib/db/client';
 import { addNotification } from '../../lib/notifications/store';
 import { call, type CallOptions, type CallResult } from './invoke';
 import { makeUser, uniq, type TestUser } from './factories';
@@ -241,6 +243,18 @@ export const FIXTURES: Record<string, Fixture> = {
   'POST /posts/create': () => ({ body: { image: JSON.stringify(['https://cdn.example.test/fixture.jpg']), caption: 'fixture' } }),
   'GET /posts/explore': () => ({}),
   'GET /posts/feed': async ({ me }) => { await makePost(me); return {}; },
+  // Hashtags (contract section 19): a tagged post of `me`; the shared table has no stream consumer, so postsCount may be 0.
+  'GET /tags/{tag}': () => ({ params: { tag: 'Fixture' } }),
+  'GET /tags/{tag}/posts': async ({ me }) => { await makePost(me, 'a #fixture post'); return { params: { tag: 'fixture' }, query: { limit: '5' } }; },
+  // The directory and the ranking as the stream consumer and the first GET would write them.
+  'GET /tags': async () => {
+    await db.send(new PutCommand({ TableName: TABLE, Item: { ...keys.tagDirectory('fixture'), type: 'TAG', tag: 'fixture', postsCount: 3 } }));
+    return { query: { query: '#fix' } };
+  },
+  'GET /trends/tags': async () => {
+    await db.send(new PutCommand({ TableName: TABLE, Item: { ...keys.trends(), type: 'TRENDS', tags: [{ name: 'fixture', postsCount: 3, authors: 3 }], computedAt: Date.now() } }));
+    return {};
+  },
   // The shared test table has no stream consumer: the notification is put as the consumer would.
   'GET /notifications': async ({ me, other }) => {
     await addNotification({ kind: 'FOLLOW', recipientId: me.id, actorId: other.id, cause: `FOLLOW#${other.id}` });

@@ -32,6 +32,7 @@ const schema = z.object({
   MAIL_FROM: z._default(z.string().check(z.minLength(1)), 'Aperture <no-reply@aperture.local>'),
   SES_ENDPOINT: z.optional(z.string()),
   SES_CONFIGURATION_SET: z.optional(z.string()),
+  TRENDS_INTERVAL_SECONDS: z._default(z.coerce.number().check(z.int(), z.positive()), 600),
 });
 const NAMES = Object.keys(schema.shape);
 
