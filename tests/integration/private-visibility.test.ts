@@ -30,6 +30,10 @@ import { handler as feedH } from '../../functions/posts/feed';
 import { handler as notificationsH } from '../../functions/notifications/list';
 import { handler as traceH } from '../../functions/logs/trace';
 import { handler as mediaH } from '../../functions/media/get';
+import { handler as tagH } from '../../functions/tags/get';
+import { handler as tagPostsH } from '../../functions/tags/posts';
+import { handler as tagSearchH } from '../../functions/tags/search';
+import { makePost as makeCaptioned } from '../support/posts';
 
 let stream: TestStream;
 beforeAll(() => { stream = startTestStream(); });
@@ -47,6 +51,9 @@ interface World {
   commentId: string;
   traceId: string;
   mediaId: string;
+  /** A tag only the private account's post carries, posted while private. */
+  tag: string;
+  taggedId: string;
 }
 let w: World;
 
@@ -71,10 +78,12 @@ beforeAll(async () => {
   expect((await follow(requester, owner)).body).toMatchObject({ requested: true });
   expect((await removeFollower(owner, removed)).status).toBe(200);
   const upload = await issueUpload(owner.token, 'image/png', 1024);
+  const tag = `priv${owner.id.toLowerCase()}`;
+  const tagged = await makeCaptioned(owner, `#${tag}`);
   // The notifications the rows read are there (the stream's), and the follower's feed has the post.
   await eventually(() => call(notificationsH, 'GET /notifications', { token: stranger.token }), (r) => r.body.notifications.length === 1, 15_000);
   await eventually(() => call(feedH, 'GET /posts/feed', { token: follower.token }), (r) => r.body.posts.some((p: { _id: string }) => p._id === post._id), 15_000);
-  w = { owner, viewers: { stranger, requester, removed, follower, owner }, postId: post._id, commentId: c._id, traceId, mediaId: upload.mediaId };
+  w = { owner, viewers: { stranger, requester, removed, follower, owner }, postId: post._id, commentId: c._id, traceId, mediaId: upload.mediaId, tag, taggedId: tagged._id };
 }, 120_000);
 
 const ids = (list: { _id: string }[]) => list.map((x) => x._id);
@@ -99,13 +108,13 @@ const ROWS: Record<string, Check | string> = {
     const res = await call(profileH, 'GET /users/{identifier}', { token: v.token, params: { identifier: w.owner.id } });
     expectStatus(res, 200);
     ownerObject(res.body.user, role);
-    // Counts stay exact for everyone: one approved follower, one following, one post.
-    expect(res.body.user).toMatchObject({ followersCount: 1, followingCount: 1, postsCount: 1, requested: role === 'requester' });
+    // Counts stay exact for everyone: one approved follower, one following, two posts (one tagged).
+    expect(res.body.user).toMatchObject({ followersCount: 1, followingCount: 1, postsCount: 2, requested: role === 'requester' });
   },
   'GET /posts/user/{identifier}': async (v, role) => {
     const res = await call(userPostsH, 'GET /posts/user/{identifier}', { token: v.token, params: { identifier: w.owner.username } });
     closedList(res, role);
-    if (open(role)) expect(ids(res.body.posts)).toEqual([w.postId]);
+    if (open(role)) expect(ids(res.body.posts)).toEqual([w.taggedId, w.postId]);
   },
   'GET /users/{identifier}/followers': async (v, role) => closedList(await call(followersH, 'GET /users/{identifier}/followers', { token: v.token, params: { identifier: w.owner.id } }), role),
   'GET /users/{identifier}/following': async (v, role) => closedList(await call(followingH, 'GET /users/{identifier}/following', { token: v.token, params: { identifier: w.owner.id } }), role),
@@ -133,6 +142,24 @@ const ROWS: Record<string, Check | string> = {
     expectStatus(res, 200);
     expect(ids(res.body.posts)).not.toContain(w.postId);
   },
+  'GET /tags/{tag}/posts': async (v, role) => {
+    const res = await call(tagPostsH, 'GET /tags/{tag}/posts', { token: v.token, params: { tag: w.tag } });
+    expectStatus(res, 200);
+    expect(ids(res.body.posts)).toEqual(open(role) ? [w.taggedId] : []);
+  },
+  'GET /tags/{tag}': async (v) => {
+    // postsCount counts what everyone may see: a private account's posts for no viewer.
+    const res = await call(tagH, 'GET /tags/{tag}', { token: v.token, params: { tag: w.tag } });
+    expectStatus(res, 200);
+    expect(res.body.tag).toEqual({ name: w.tag, postsCount: 0 });
+  },
+  'GET /tags': async (v) => {
+    // A tag of postsCount 0 is listed to nobody, the owner and its followers included.
+    const res = await call(tagSearchH, 'GET /tags', { token: v.token, query: { query: w.tag } });
+    expectStatus(res, 200);
+    expect(res.body.tags).toEqual([]);
+  },
+  'GET /trends/tags': 'counts public accounts only, the same list for every viewer: tags.test.ts',
   'GET /posts/feed': async (v, role) => {
     const res = await call(feedH, 'GET /posts/feed', { token: v.token, query: { limit: '50' } });
     expectStatus(res, 200);

@@ -1,7 +1,8 @@
 // Tag pages, postsCount and tag search (contract section 19), with the real change stream
 // (postsCount and the search directory are kept by the stream consumer).
 import '../support/own-stream-table';
-import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { mute as muteRoute, setPrivate as setPrivateRoute } from '../support/private';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { call } from '../support/invoke';
 import { users } from '../support/posts';
 import { block, follow, unblock } from '../support/graph';
@@ -53,12 +54,11 @@ const count = async (u: TestUser, tag: string) => {
 const countIs = (u: TestUser, tag: string, n: number) => eventually(() => count(u, tag), (t) => t.postsCount === n);
 const search = (u: TestUser, query: string, limit?: number) =>
   call(searchH, 'GET /tags', { token: u.token, query: { query, ...(limit ? { limit: String(limit) } : {}) } });
-const setPrivate = (u: TestUser, isPrivate: boolean) => db.send(new UpdateCommand({
-  TableName: TABLE, Key: keys.user(u.id), UpdateExpression: 'SET isPrivate = :p', ExpressionAttributeValues: { ':p': isPrivate },
-}));
+// Private accounts and mutes through their routes (contract section 18).
+const setPrivate = async (u: TestUser, isPrivate: boolean) => expect((await setPrivateRoute(u, isPrivate)).status).toBe(200);
 // Suspension as the moderation transaction writes it: the GONE item and the partition's version.
 const suspend = (u: TestUser) => transact([goneItem(u.id, 'suspended', new Date().toISOString()), goneChanged()]);
-const mute = (by: TestUser, whom: TestUser) => db.send(new PutCommand({ TableName: TABLE, Item: { ...keys.mute(by.id, whom.id), type: 'MUTE', createdAt: new Date().toISOString() } }));
+const mute = async (by: TestUser, whom: TestUser) => expect((await muteRoute(by, whom)).status).toBe(200);
 
 describe('GET /tags/{tag}/posts', () => {
   it('pages through the tag newest first across its shards, with the fields of explore', async () => {
@@ -119,9 +119,10 @@ describe('GET /tags/{tag}/posts', () => {
     await block(viewer, blocked);
     await block(blocker, viewer);
     await suspend(gone);
+    // Followed before it goes private: a follow of a private account is a request.
+    expect((await follow(viewer, privFollowed)).status).toBe(200);
     await setPrivate(priv, true);
     await setPrivate(privFollowed, true);
-    expect((await follow(viewer, privFollowed)).status).toBe(200);
     await mute(viewer, muted);
     const visible = await ids(viewer, tag);
     expect(new Set(visible)).toEqual(new Set([own, byId.privFollowed, byId.plain]));
@@ -268,8 +269,8 @@ describe('MENTION notifications of captions', () => {
     await call(del, 'DELETE /posts/{post_id}', { token: author.token, params: { post_id: p } });
     await eventually(() => mentions(m2), (n) => n.length === 0);
     // A private author's mention reaches a follower only.
-    await setPrivate(priv, true);
     expect((await follow(privReader, priv)).status).toBe(200);
+    await setPrivate(priv, true);
     await post(priv, `@${m1.username} @${privReader.username}`);
     await eventually(() => mentions(privReader), (n) => n.length === 1);
     await stream.poller.idle();
