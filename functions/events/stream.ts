@@ -12,6 +12,7 @@ import { accountJobs } from '../../lib/account/cleanup';
 import { recentReactions } from '../../lib/graph/recent';
 import { likersReactions } from '../../lib/posts/recent-likers';
 import { mediaReactions } from '../../lib/media/reactions';
+import { liveReactions } from '../../lib/live/reactions';
 
 export const reactions: Reaction[] = [
   ...feedReactions,
@@ -19,6 +20,7 @@ export const reactions: Reaction[] = [
   ...recentReactions,
   ...likersReactions,
   ...mediaReactions,
+  ...liveReactions,
   jobReaction([...feedJobs, ...accountJobs]),
 ];
 

@@ -103,6 +103,14 @@ it("applies the consumer's filter patterns as the event source mapping does", ()
   expect(passesFilters(record('MODIFY', 'NewImage', { type: { S: 'POST' } }), filterPatterns)).toBe(false);
   expect(passesFilters(record('INSERT', 'NewImage', { type: { S: 'HOME' } }), filterPatterns)).toBe(false);
   expect(passesFilters(record('MODIFY', 'NewImage', { type: { S: 'USER' } }), filterPatterns)).toBe(false);
+  // Live updates (lib/live/reactions.ts): a listed notification, a change of the unread count, a
+  // fan-out's feed entry, a session's end, an account gone; not the author's own feed entry.
+  expect(passesFilters(record('INSERT', 'NewImage', { type: { S: 'NOTIFICATION' } }), filterPatterns)).toBe(true);
+  expect(passesFilters({ eventName: 'MODIFY', dynamodb: { Keys: { PK: { S: 'USER#1' }, SK: { S: 'NOTIF_STATE' } }, NewImage: { unread: { N: '1' } } } }, filterPatterns)).toBe(true);
+  expect(passesFilters(record('INSERT', 'NewImage', { type: { S: 'HOME' }, fanout: { BOOL: true } }), filterPatterns)).toBe(true);
+  expect(passesFilters(record('REMOVE', 'OldImage', { type: { S: 'SESSION' } }), filterPatterns)).toBe(true);
+  expect(passesFilters(record('INSERT', 'NewImage', { type: { S: 'GONE' } }), filterPatterns)).toBe(true);
+  expect(passesFilters(record('MODIFY', 'NewImage', { type: { S: 'SESSION' } }), filterPatterns)).toBe(false);
 });
 
 type Answer = import('node:http').ServerResponse;
