@@ -5,14 +5,17 @@ import { ValidationError } from '../../lib/errors';
 import { endpointProblem } from '../../lib/live/endpoint';
 import { NOTIFICATION_TYPES, subscribe, view } from '../../lib/live/subscriptions';
 
-const b64url = (bytes: number, what: string) => z.string().check(
-  z.regex(/^[A-Za-z0-9_-]+=*$/, 'must be base64url'),
-  z.refine((s) => Buffer.from(s, 'base64url').length === bytes, `must be ${what}`),
-);
+// Unpadded base64url, as a browser's PushSubscription.toJSON() gives it: 87 characters for the
+// 65-byte uncompressed P-256 point (0x04 first), 22 for the 16-byte auth secret.
+const P256DH = /^B[A-Za-z0-9_-]{86}$/;
+const AUTH = /^[A-Za-z0-9_-]{21}[AQgw]$/;
 
 export const body = z.strictObject({
   endpoint: z.string().check(z.minLength(1), z.maxLength(2048)),
-  keys: z.strictObject({ p256dh: b64url(65, 'a 65-byte P-256 point'), auth: b64url(16, '16 bytes') }),
+  keys: z.strictObject({
+    p256dh: z.string().check(z.regex(P256DH, 'must be the base64url of a 65-byte uncompressed P-256 point')),
+    auth: z.string().check(z.regex(AUTH, 'must be the base64url of 16 bytes')),
+  }),
   expirationTime: z.optional(z.nullable(z.number())),
   types: z.optional(z.array(z.enum(NOTIFICATION_TYPES)).check(z.minLength(1), z.maxLength(NOTIFICATION_TYPES.length))),
 });

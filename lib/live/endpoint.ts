@@ -21,6 +21,12 @@ export function privateAddress(ip: string): boolean {
   if (isIP(addr) !== 6) return true;
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(addr);
   if (mapped) return v4Private(mapped[1]!);
+  // The same, as a URL writes it: [::ffff:10.0.0.1] becomes [::ffff:a00:1].
+  const hex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(addr);
+  if (hex) {
+    const [hi, lo] = [parseInt(hex[1]!, 16), parseInt(hex[2]!, 16)];
+    return v4Private(`${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`);
+  }
   return addr === '::' || addr === '::1' || /^f[cd]/.test(addr) || /^fe[89ab]/.test(addr) || /^ff/.test(addr)
     || addr.startsWith('fd00:ec2::') || addr.startsWith('64:ff9b:') || addr.startsWith('2001:db8:');
 }

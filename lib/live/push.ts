@@ -39,7 +39,7 @@ export interface PushPayload {
   comment: string | null;
 }
 
-export type Outcome = { kind: 'delivered' } | { kind: 'dead'; status: number } | { kind: 'retry'; waitMs: number; reason: string };
+export type Outcome = { kind: 'delivered' } | { kind: 'dead'; status: number; reason?: string } | { kind: 'retry'; waitMs: number; reason: string };
 
 /** Retry-After as milliseconds (seconds or an HTTP date), cut to PUSH_RETRY_WAIT_MS. */
 export function retryAfterMs(header: string | undefined, attempt: number, nowMs = Date.now()): number {
@@ -63,18 +63,26 @@ async function checkedAddress(url: URL): Promise<{ address: string; family: numb
   const local = config.stage === 'local' && localLoopback(host);
   const all = await lookup(host, { all: true });
   if (!all.length) throw new Error(`${host} resolves to nothing`);
-  for (const a of all) if (privateAddress(a.address) && !(local && localLoopback(a.address))) throw new Error(`${host} resolves to a refused address`);
+  for (const a of all) if (privateAddress(a.address) && !(local && localLoopback(a.address))) throw new Undeliverable(`${host} resolves to a refused address`);
   return all[0]!;
 }
+
+/** A subscription no message can ever reach: its keys cannot encrypt, or its host resolves to a refused address. */
+class Undeliverable extends Error {}
 
 /** Sends one encrypted message to one subscription: the push service's status and Retry-After. */
 async function sendOnce(sub: PushItem, payload: PushPayload): Promise<{ status: number; retryAfter?: string }> {
   const vapid = await vapidKeys();
-  const details = webpush.generateRequestDetails(
-    { endpoint: sub.endpoint, keys: { p256dh: sub.p256dh, auth: sub.auth } },
-    JSON.stringify(payload),
-    { TTL: PUSH_TTL_SECONDS, contentEncoding: 'aes128gcm', vapidDetails: vapid },
-  );
+  let details: ReturnType<typeof webpush.generateRequestDetails>;
+  try {
+    details = webpush.generateRequestDetails(
+      { endpoint: sub.endpoint, keys: { p256dh: sub.p256dh, auth: sub.auth } },
+      JSON.stringify(payload),
+      { TTL: PUSH_TTL_SECONDS, contentEncoding: 'aes128gcm', vapidDetails: vapid },
+    );
+  } catch (err) {
+    throw new Undeliverable(`cannot encrypt for it: ${(err as Error).message}`);
+  }
   const url = new URL(details.endpoint);
   const { address, family } = await checkedAddress(url);
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
@@ -84,7 +92,8 @@ async function sendOnce(sub: PushItem, payload: PushPayload): Promise<{ status: 
       headers: details.headers as Record<string, string>,
       timeout: 5_000,
       // The connection goes to the address checked above; TLS still verifies the host name.
-      lookup: (_h: string, _o: unknown, cb: (e: Error | null, a: string, f: number) => void) => cb(null, address, family),
+      lookup: ((_h: string, o: { all?: boolean }, cb: (e: Error | null, a: unknown, f?: number) => void) =>
+        (o?.all ? cb(null, [{ address, family }]) : cb(null, address, family))) as never,
     }, (res: IncomingMessage) => {
       res.resume();
       res.on('end', () => resolve({ status: res.statusCode ?? 0, retryAfter: res.headers['retry-after'] }));
@@ -102,6 +111,7 @@ export async function attempt(sub: PushItem, payload: PushPayload, n: number): P
     const { status, retryAfter } = await sendOnce(sub, payload);
     return outcomeOf(status, retryAfter, n);
   } catch (err) {
+    if (err instanceof Undeliverable) return { kind: 'dead', status: 0, reason: err.message };
     return { kind: 'retry', waitMs: retryAfterMs(undefined, n), reason: (err as Error).message };
   }
 }
@@ -151,7 +161,7 @@ export async function scheduleRetry(retry: PushRetry): Promise<void> {
 export async function settle(sub: PushItem, payload: PushPayload, n: number, outcome: Outcome): Promise<boolean> {
   if (outcome.kind === 'delivered') return true;
   if (outcome.kind === 'dead') {
-    logger.info('push_subscription_gone', { userId: sub.userId, subscriptionId: sub.id, status: outcome.status });
+    logger.info('push_subscription_gone', { userId: sub.userId, subscriptionId: sub.id, status: outcome.status, ...(outcome.reason ? { reason: outcome.reason } : {}) });
     await deleteSubscription(sub);
     return true;
   }
