@@ -1,7 +1,7 @@
 // A user's live connections and push subscriptions (contract section 20): one partition,
 // `LIVE#<user>`, holding `CONN#<connectionId>` (its session, a TTL) and `PUSH#<id>` (its
 // session, endpoint, keys and types). Whom a change reaches is one Query of it, so a user with
-// neither costs one Query and nothing else (access pattern 50). A connection's owner is also
+// neither costs one Query and nothing else (access pattern 51). A connection's owner is also
 // kept under the connection id (`$disconnect` names only the connection).
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from '../db/client';
