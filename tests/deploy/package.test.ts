@@ -26,6 +26,7 @@ const indexNames: string[] = table.GlobalSecondaryIndexes.map((ix: { IndexName: 
 /** The on-failure queue of every asynchronous consumer (docs/OPERATIONS.md, "Failed background work"). */
 const ON_FAILURE_QUEUE: Record<string, string> = {
   streamConsumer: 'StreamFailureQueue', cleanupWorker: 'CleanupFailureQueue', cleanupSweeper: 'SweepFailureQueue', mediaProcess: 'MediaFailureQueue',
+  pushRetry: 'PushFailureQueue',
 };
 
 let dir: string;
@@ -59,7 +60,7 @@ it('packages the prod stage offline into a template with all of it', () => {
   expect(lambdas.map(([, r]) => r.Properties.FunctionName).sort()).toEqual(names.map((n) => `aperture-prod-${n}`).sort());
 
   // The HTTP API routes are the manifests' routes; "*" is the $default route.
-  const routeKeys = ofType('AWS::ApiGatewayV2::Route').map(([, r]) => r.Properties.RouteKey).sort();
+  const routeKeys = ofType('AWS::ApiGatewayV2::Route').filter(([, r]) => r.Properties.ApiId?.Ref === 'HttpApi').map(([, r]) => r.Properties.RouteKey).sort();
   expect(routeKeys).toEqual(routes().map((r) => (r.path === '*' ? '$default' : r.key)).sort());
 
   // The table: indexes, TTL, point-in-time recovery, deletion protection, kept on stack deletion.
@@ -492,6 +493,19 @@ describe('operations: alarms, tracing, failure destinations, throttles (docs/OPE
       requestId: '$context.requestId', routeKey: '$context.routeKey', status: '$context.status', responseLatency: '$context.responseLatency',
       integrationErrorMessage: '$context.integrationErrorMessage', integrationError: '$context.integration.error', integrationRequestId: '$context.integration.requestId',
     });
+  });
+
+  it('throttles the WebSocket API, and lets only the stream consumer manage its connections', () => {
+    const stage = resources.WebsocketsDeploymentStage!;
+    expect(stage.Properties.DefaultRouteSettings.ThrottlingRateLimit).toBeGreaterThan(0);
+    expect(Number.isInteger(stage.Properties.DefaultRouteSettings.ThrottlingBurstLimit)).toBe(true);
+    const routeKeys = ofType('AWS::ApiGatewayV2::Route').filter(([, r]) => r.Properties.ApiId?.Ref === 'WebsocketsApi').map(([, r]) => r.Properties.RouteKey);
+    expect(routeKeys.sort()).toEqual(['$connect', '$default', '$disconnect']);
+    const managing = ofType('AWS::IAM::Role').filter(([, r]) => JSON.stringify(r.Properties).includes('execute-api:ManageConnections'));
+    expect(managing.map(([id]) => id)).toEqual(['StreamConsumerIamRole']);
+    const statement = managing[0]![1].Properties.Policies[0].PolicyDocument.Statement.find((x: { Action: string[] }) => x.Action.includes('execute-api:ManageConnections'));
+    expect(statement.Action).toEqual(['execute-api:ManageConnections']);
+    for (const r of statement.Resource) expect(r['Fn::Sub']).toMatch(/^arn:\$\{AWS::Partition\}:execute-api:\$\{AWS::Region\}:\$\{AWS::AccountId\}:\$\{WebsocketsApi\}\/prod\/(POST|DELETE)\/@connections\/\*$/);
   });
 
   it('puts nothing secret in any function\'s environment', () => {
