@@ -16,7 +16,8 @@ export const body = z.strictObject({
     p256dh: z.string().check(z.regex(P256DH, 'must be the base64url of a 65-byte uncompressed P-256 point')),
     auth: z.string().check(z.regex(AUTH, 'must be the base64url of 16 bytes')),
   }),
-  expirationTime: z.optional(z.nullable(z.number())),
+  // Accepted and ignored (contract section 20): the push service says when a subscription ends.
+  expirationTime: z.optional(z.nullable(z.number().check(z.gte(0)))),
   types: z.optional(z.array(z.enum(NOTIFICATION_TYPES)).check(z.minLength(1), z.maxLength(NOTIFICATION_TYPES.length))),
 });
 
