@@ -10,7 +10,7 @@ import { lookup } from 'node:dns/promises';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
-import webpush from 'web-push';
+import type webpushType from 'web-push';
 import { db, TABLE } from '../db/client';
 import { batchWrite } from '../db/batch';
 import { SendFailed, signedPost } from '../aws/signed';
@@ -72,8 +72,9 @@ class Undeliverable extends Error {}
 
 /** Sends one encrypted message to one subscription: the push service's status and Retry-After. */
 async function sendOnce(sub: PushItem, payload: PushPayload): Promise<{ status: number; retryAfter?: string }> {
-  const vapid = await vapidKeys();
-  let details: ReturnType<typeof webpush.generateRequestDetails>;
+  // Loaded at the first push, not at the consumer's cold start (most changes push nothing).
+  const [vapid, { default: webpush }] = await Promise.all([vapidKeys(), import('web-push')]);
+  let details: ReturnType<typeof webpushType.generateRequestDetails>;
   try {
     details = webpush.generateRequestDetails(
       { endpoint: sub.endpoint, keys: { p256dh: sub.p256dh, auth: sub.auth } },

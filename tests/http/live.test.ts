@@ -67,6 +67,7 @@ afterAll(async () => {
   }
   offline?.stdout?.destroy();
   offline?.stderr?.destroy();
+  doc.destroy();
 });
 
 interface Message { type: string; data: Record<string, any> }
