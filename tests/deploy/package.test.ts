@@ -93,6 +93,8 @@ it('packages the prod stage offline into a template with all of it', () => {
   // eslint-disable-next-line no-template-curly-in-string
   const workerArn = { 'Fn::Sub': 'arn:${AWS::Partition}:lambda:${AWS::Region}:${AWS::AccountId}:function:aperture-prod-cleanupWorker' };
   expect(lambdas.map(([, r]) => r.Properties.FunctionName)).toContain('aperture-prod-cleanupWorker');
+  const retryArn = { 'Fn::Sub': 'arn:${AWS::Partition}:lambda:${AWS::Region}:${AWS::AccountId}:function:aperture-prod-pushRetry' }; // eslint-disable-line no-template-curly-in-string
+  const vapidReaders = new Set<string>();
   const invokers: string[] = [];
   const senders: string[] = [];
   const tracers: string[] = [];
@@ -164,6 +166,16 @@ it('packages the prod stage offline into a template with all of it', () => {
         (s3Used[name] ??= {})[prefix] = [...s.Action].sort();
         continue;
       }
+      // The Management API of the stage's own WebSocket API (its own test, below).
+      if (s.Action.includes('execute-api:ManageConnections')) continue;
+      // The VAPID key pair (Web Push): that one parameter, decrypted through SSM only.
+      if (JSON.stringify(s).includes(':parameter/aperture/prod/vapid-keys')) {
+        const vapidArn = { 'Fn::Sub': 'arn:${AWS::Partition}:ssm:${AWS::Region}:${AWS::AccountId}:parameter/aperture/prod/vapid-keys' }; // eslint-disable-line no-template-curly-in-string
+        if (s.Action.includes('ssm:GetParameter')) expect(s).toEqual({ Effect: 'Allow', Action: ['ssm:GetParameter'], Resource: [vapidArn] });
+        else expect((s as unknown as { Condition: { StringEquals: Record<string, unknown> } }).Condition.StringEquals['kms:EncryptionContext:PARAMETER_ARN']).toEqual(vapidArn);
+        vapidReaders.add(name);
+        continue;
+      }
       // The JWT key set: reading that one parameter, and decrypting it through SSM only.
       if (s.Action.includes('ssm:GetParameter')) {
         expect(s).toEqual({ Effect: 'Allow', Action: ['ssm:GetParameter'], Resource: [keyParameterArn] });
@@ -183,7 +195,8 @@ it('packages the prod stage offline into a template with all of it', () => {
       }
       if (s.Action.some((a) => a.startsWith('lambda:'))) {
         expect(s.Action).toEqual(['lambda:InvokeFunction']);
-        expect(s.Resource).toEqual([workerArn]);
+        // The stream consumer also hands failed Web Push to pushRetry, which invokes itself for the next attempt.
+        expect(s.Resource).toEqual({ streamConsumer: [workerArn, retryArn], pushRetry: [retryArn] }[name] ?? [workerArn]);
         invokers.push(name);
         continue;
       }
@@ -193,13 +206,15 @@ it('packages the prod stage offline into a template with all of it', () => {
     }
     expect([...dynamo].sort()).toEqual([...(iam[name] ?? ['<no declaration>'])].sort());
   }
-  expect(invokers.sort()).toEqual(['cleanupSweeper', 'cleanupWorker', 'commentsDelete', 'moderationResolve', 'postsDelete', 'streamConsumer']);
+  expect(invokers.sort()).toEqual(['cleanupSweeper', 'cleanupWorker', 'commentsDelete', 'moderationResolve', 'postsDelete', 'pushRetry', 'streamConsumer']);
+  expect([...vapidReaders].sort()).toEqual(['pushRetry', 'pushVapidKey', 'streamConsumer']);
   expect(streamReaders).toEqual(['streamConsumer']);
   expect(senders.sort()).toEqual(Object.keys(ON_FAILURE_QUEUE).sort());
   expect(tracers.sort()).toEqual([...names].sort());
   // Every function with a route reads the keys (lib/http verifies tokens), but the /docs page,
   // which never reads one; no background function does.
-  expect(keyReaders.sort()).toEqual([...new Set(routes().map((r) => r.name))].filter((n) => n !== 'docsPage').sort());
+  // And the WebSocket API's $connect, which checks its ?token= as the routes do.
+  expect(keyReaders.sort()).toEqual([...[...new Set(routes().map((r) => r.name))].filter((n) => n !== 'docsPage'), 'liveConnect'].sort());
   for (const name of keyReaders) {
     const role = resources[lambdas.find(([, fn]) => fn.Properties.FunctionName === `aperture-prod-${name}`)![1].Properties.Role['Fn::GetAtt'][0]]!;
     const actions = role.Properties.Policies[0].PolicyDocument.Statement.flatMap((st: { Action: string[] }) => st.Action);
