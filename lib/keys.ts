@@ -210,6 +210,16 @@ export const notificationState = (recipientId: string) => ({ PK: `USER#${recipie
 /** That an expired notification has left the unread count: its expiry counts once, however often its change record comes. */
 export const notificationExpired = (recipientId: string, notificationId: string) => ({ PK: `NOTIFS#${recipientId}`, SK: `EXPIRED#${notificationId}` });
 
+// Live updates (lib/live, contract section 20): a user's WebSocket connections and Web Push
+// subscriptions in one partition, so "whom to tell" is one Query whatever reaches the user.
+export const live = (userId: string) => `LIVE#${userId}`;
+export const CONN_PREFIX = 'CONN#';
+export const PUSH_PREFIX = 'PUSH#';
+export const connection = (userId: string, connectionId: string) => ({ PK: live(userId), SK: `${CONN_PREFIX}${connectionId}` });
+// Whose a connection is ($disconnect names only the connection).
+export const connectionOwner = (connectionId: string) => ({ PK: `CONNECTION#${connectionId}`, SK: 'CONNECTION' });
+export const pushSubscription = (userId: string, subscriptionId: string) => ({ PK: live(userId), SK: `${PUSH_PREFIX}${subscriptionId}` });
+
 // Background jobs of the change stream (lib/events/jobs.ts): how far a chunked job has got.
 export const job = (kind: string, id: string) => ({ PK: `JOB#${kind}#${id}`, SK: 'JOB' });
 

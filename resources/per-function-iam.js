@@ -187,7 +187,8 @@ function sesStatements(actions) {
 function jwtKeyReaders(serviceDir, functions) {
   const { jwtKeys = {} } = read(serviceDir);
   const except = jwtKeys.except ?? [];
-  const routed = (fn) => (fn.events ?? []).some((e) => e && e.httpApi !== undefined);
+  // The WebSocket API's $connect checks its ?token= as lib/http does.
+  const routed = (fn) => (fn.events ?? []).some((e) => e && (e.httpApi !== undefined || e.websocket?.route === '$connect'));
   const problems = [];
   for (const name of except) {
     if (!functions[name]) problems.push(`resources/iam.json jwtKeys.except names "${name}", which is not a function`);
@@ -195,6 +196,16 @@ function jwtKeyReaders(serviceDir, functions) {
   }
   if (problems.length) throw new Error(`Per-function IAM: ${problems.join('; ')}`);
   return Object.keys(functions).filter((n) => routed(functions[n]) && !except.includes(n)).sort();
+}
+
+/**
+ * The functions iam.json `manageConnections` names may send to and close connections of the
+ * stage's own WebSocket API (execute-api:ManageConnections on its @connections, nothing else).
+ */
+function manageConnectionStatements(names, name, stage) {
+  if (!names.includes(name)) return [];
+  const arn = (method) => ({ 'Fn::Sub': `arn:\${AWS::Partition}:execute-api:\${AWS::Region}:\${AWS::AccountId}:\${WebsocketsApi}/${stage}/${method}/@connections/*` });
+  return [{ Effect: 'Allow', Action: ['execute-api:ManageConnections'], Resource: [arn('POST'), arn('DELETE')] }];
 }
 
 /** Reading and decrypting exactly the key parameter (JWT_KEYS_PARAMETER: a name like /aperture/<stage>/jwt-keys). */
@@ -241,6 +252,9 @@ class PerFunctionIam {
     const bucket = service.provider.environment?.MEDIA_BUCKET;
     // The local stage has no parameter (its keys are config/local.json's) and no roles to speak of.
     const keyParameter = service.provider.environment?.JWT_KEYS_PARAMETER;
+    // The VAPID key pair's parameter (lib/live/vapid.ts): read by the functions iam.json `vapidKeys` names.
+    const vapidParameter = service.provider.environment?.VAPID_KEYS_PARAMETER;
+    const iamConfig = read(sls.serviceDir ?? sls.config.servicePath);
     const keyReaders = keyParameter ? jwtKeyReaders(sls.serviceDir ?? sls.config.servicePath, Object.fromEntries(names.map((n) => [n, service.getFunction(n)]))) : [];
     const functionNameOf = (n) => {
       const fn = resources[naming.getLambdaLogicalId(n)];
@@ -281,6 +295,8 @@ class PerFunctionIam {
                 ...s3Statements(s3[name], bucket),
                 ...sesStatements(ses[name]),
                 ...(keyReaders.includes(name) ? jwtKeyStatements(keyParameter) : []),
+                ...(vapidParameter && (iamConfig.vapidKeys ?? []).includes(name) ? jwtKeyStatements(vapidParameter) : []),
+                ...manageConnectionStatements(iamConfig.manageConnections ?? [], name, sls.getProvider('aws').getStage()),
               ],
             },
           }],

@@ -32,6 +32,7 @@ import { namedIn, scenarioContext, scenarioKey, scenarios } from './bench/scenar
 import { bundleTable, checks, endpointTable, markdownTables } from './bench/report.mjs';
 import { benchFeed, feedTable } from './bench/feed.mjs';
 import { benchNotifications, notificationsTable } from './bench/notifications.mjs';
+import { benchLive, liveTable } from './bench/live.mjs';
 import { benchHotPost, hotPostTable } from './bench/hot-post.mjs';
 import { benchHotTag, benchTagPage, hotTagTable } from './bench/hot-tag.mjs';
 import { settleAfterWrite, settleFeeds, settleRecentIds, settleRecentLikers } from './bench/settle.mjs';
@@ -370,6 +371,8 @@ try {
     result.notifications = await benchNotifications({
       endpoint: dynamo.endpoint, table: TABLE, lib, handler: byRoute.get(routeShape('GET /notifications')).handler, warmup: 20, iterations: opts.iterations, say,
     });
+    say('live updates: a notification to a user with nothing live, and to one with 5 connections');
+    result.live = await benchLive({ endpoint: dynamo.endpoint, table: TABLE, lib, consumer: handlers.consumer, warmup: 20, iterations: opts.iterations, say });
   }
   if (!opts.init) {
     result.baseline = { bytes: baseline.bytes, parts: baseline.parts };
@@ -386,6 +389,7 @@ try {
   if (result.baseline?.overheadMs !== undefined) process.stdout.write(`\n${overheadTable(result)}\n`);
   if (result.cost) process.stdout.write(`\nWhat it costs a month (scripts/bench/usage-mix.mjs, scripts/bench/prices.mjs):\n\n${costTable(result.cost)}\n`);
   if (result.feed) process.stdout.write(`\n${feedTable(result.feed)}\n\n${notificationsTable(result.notifications)}\n`);
+  if (result.live) process.stdout.write(`\n${liveTable(result.live)}\n`);
   if (result.hotPost) process.stdout.write(`\n${hotPostTable(result.hotPost)}\n`);
   if (result.hotTag) process.stdout.write(`\n${hotTagTable(result.hotTag, result.tagPage)}\n`);
   process.stdout.write(`\n${checks(result, selected)}\n`);
@@ -402,7 +406,7 @@ try {
   if (opts.markdown) {
     const md = resolve(process.cwd(), opts.markdown);
     mkdirSync(dirname(md), { recursive: true });
-    writeFileSync(md, `${markdownTables(result)}${result.cost ? `\n${costTable(result.cost)}\n` : ''}${result.feed ? `\n${feedTable(result.feed)}\n\n${notificationsTable(result.notifications)}\n` : ''}${result.hotPost ? `\n${hotPostTable(result.hotPost)}\n` : ''}`);
+    writeFileSync(md, `${markdownTables(result)}${result.cost ? `\n${costTable(result.cost)}\n` : ''}${result.feed ? `\n${feedTable(result.feed)}\n\n${notificationsTable(result.notifications)}\n` : ''}${result.live ? `\n${liveTable(result.live)}\n` : ''}${result.hotPost ? `\n${hotPostTable(result.hotPost)}\n` : ''}`);
     say(`wrote ${md}`);
   }
   say(`done in ${result.meta.seconds} s`);

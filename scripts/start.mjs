@@ -166,7 +166,7 @@ try {
     stdio: ['ignore', 'pipe', 'pipe'],
     // MALLOC_MMAP_THRESHOLD_: as the deployed mediaProcess function (functions/media/functions.json),
     // so the memory of an image's decode goes back when it ends (lib/media/render.ts).
-    env: { ...process.env, DYNAMODB_ENDPOINT: endpoint, S3_ENDPOINT: s3Endpoint, SES_ENDPOINT: mailUrl, CLEANUP_INVOKE_ENDPOINT: asyncEndpoint, SLS_TELEMETRY_DISABLED: '1', SLS_NOTIFICATIONS_MODE: 'off', STAGE: 'local', MALLOC_MMAP_THRESHOLD_: '131072' },
+    env: { ...process.env, DYNAMODB_ENDPOINT: endpoint, S3_ENDPOINT: s3Endpoint, SES_ENDPOINT: mailUrl, CLEANUP_INVOKE_ENDPOINT: asyncEndpoint, WEBSOCKET_API_ENDPOINT: `http://127.0.0.1:${port + 1}`, SLS_TELEMETRY_DISABLED: '1', SLS_NOTIFICATIONS_MODE: 'off', STAGE: 'local', MALLOC_MMAP_THRESHOLD_: '131072' },
   });
   const verbose = args.includes('--verbose');
   // Until it is ready, serverless-offline's own start-up chatter is kept back (shown with
@@ -190,9 +190,10 @@ try {
     say: (msg) => say(`stream: ${msg}`),
   });
   ready = true;
-  writeFileSync(STACK_FILE, JSON.stringify({ baseUrl: `http://localhost:${port}`, dynamodbEndpoint: endpoint, s3Endpoint, mailUrl, pid: process.pid }, null, 2));
+  writeFileSync(STACK_FILE, JSON.stringify({ baseUrl: `http://localhost:${port}`, websocketUrl: `ws://localhost:${port + 1}`, dynamodbEndpoint: endpoint, s3Endpoint, mailUrl, pid: process.pid }, null, 2));
   say(`ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   say(`API: http://localhost:${port}`);
+  say(`live updates (WebSocket): ws://localhost:${port + 1}/?token=<access token>`);
   say('change stream: polled and delivered to the streamConsumer function (failures kept in .stream-dead-letters.jsonl)');
   say('asynchronous invocations (cleanup worker, media processing): retried twice, then kept in .async-dead-letters.jsonl');
   say(`media storage (S3-compatible, bucket ${storage.bucket}): ${s3Endpoint}`);

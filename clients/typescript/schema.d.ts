@@ -733,6 +733,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/push/subscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's push subscriptions, of every session, newest first */
+        get: operations["pushSubscriptions"];
+        put?: never;
+        /** Subscribe a browser's PushSubscription to the caller's notifications (the same endpoint again replaces the earlier one); it ends with the session */
+        post: operations["pushSubscribe"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/push/subscriptions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove one of the caller's push subscriptions */
+        delete: operations["pushUnsubscribe"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/push/vapid-key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The VAPID public key a browser's pushManager.subscribe needs as applicationServerKey (public) */
+        get: operations["pushVapidKey"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/reports": {
         parameters: {
             query?: never;
@@ -1324,6 +1376,13 @@ export interface components {
             isBookmarked: boolean;
             isLiked: boolean;
             likesCount: number;
+        };
+        PushSubscription: {
+            _id: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description the notification types pushed to it */
+            types: ("FOLLOW" | "POST_LIKE" | "COMMENT" | "REPLY" | "COMMENT_LIKE" | "FOLLOW_REQUEST" | "FOLLOW_REQUEST_APPROVED" | "MENTION")[];
         };
         Report: {
             _id: string;
@@ -9965,6 +10024,654 @@ export interface operations {
                      *       "success": false,
                      *       "message": "No such record.",
                      *       "code": "NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    pushSubscriptions: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
+                traceparent?: components["parameters"]["Traceparent"];
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
+                "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
+                "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
+                "X-Step-Id"?: components["parameters"]["XStepId"];
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
+                "X-Trace-Id"?: components["parameters"]["XTraceId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "subscriptions": [
+                     *         {
+                     *           "_id": "01JQ8Z6W4T5N2K7M9P3R5V8X0A",
+                     *           "types": [
+                     *             "FOLLOW",
+                     *             "COMMENT",
+                     *             "REPLY"
+                     *           ],
+                     *           "createdAt": "2026-03-14T15:09:26.535Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        subscriptions: components["schemas"]["PushSubscription"][];
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Bad request: VALIDATION_ERROR, INVALID_JSON */
+            400: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: UNAUTHORIZED */
+            401: {
+                headers: {
+                    /** @example Bearer */
+                    "WWW-Authenticate"?: "Bearer";
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    pushSubscribe: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
+                traceparent?: components["parameters"]["Traceparent"];
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
+                "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
+                "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
+                "X-Step-Id"?: components["parameters"]["XStepId"];
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
+                "X-Trace-Id"?: components["parameters"]["XTraceId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description JSON, at most 100 KiB. Text is trimmed before it is checked; lengths count Unicode code points. Unknown fields are refused. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "endpoint": "https://push.example.com/send/dGhlIGVuZHBvaW50",
+                 *       "keys": {
+                 *         "p256dh": "BCWm2rWgOWqp2bksm_mcaUSSaV1phuh4fhmjOU2vavdtUrlvrVHrl-sWKEgjd_gBXfO_LyG-WQScuJQbkvAyTTw",
+                 *         "auth": "q2k3hJ7lA0Vd9Xb1sYw0aQ"
+                 *       },
+                 *       "expirationTime": null,
+                 *       "types": [
+                 *         "FOLLOW",
+                 *         "COMMENT",
+                 *         "REPLY"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    endpoint: string;
+                    expirationTime?: number | null;
+                    keys: {
+                        auth: string;
+                        p256dh: string;
+                    };
+                    types?: ("FOLLOW" | "POST_LIKE" | "COMMENT" | "REPLY" | "COMMENT_LIKE" | "FOLLOW_REQUEST" | "FOLLOW_REQUEST_APPROVED" | "MENTION")[];
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "subscription": {
+                     *         "_id": "01JQ8Z6W4T5N2K7M9P3R5V8X0A",
+                     *         "types": [
+                     *           "FOLLOW",
+                     *           "COMMENT",
+                     *           "REPLY"
+                     *         ],
+                     *         "createdAt": "2026-03-14T15:09:26.535Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        subscription: components["schemas"]["PushSubscription"];
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Bad request: VALIDATION_ERROR, INVALID_JSON */
+            400: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: UNAUTHORIZED */
+            401: {
+                headers: {
+                    /** @example Bearer */
+                    "WWW-Authenticate"?: "Bearer";
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    pushUnsubscribe: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
+                traceparent?: components["parameters"]["Traceparent"];
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
+                "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
+                "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
+                "X-Step-Id"?: components["parameters"]["XStepId"];
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
+                "X-Trace-Id"?: components["parameters"]["XTraceId"];
+            };
+            path: {
+                /** @example 01JQ90A1B2C3D4E5F6G7H8J9KM */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Done."
+                     *     }
+                     */
+                    "application/json": {
+                        message: string;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Bad request: VALIDATION_ERROR, INVALID_JSON */
+            400: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: UNAUTHORIZED */
+            401: {
+                headers: {
+                    /** @example Bearer */
+                    "WWW-Authenticate"?: "Bearer";
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A valid Bearer token is required.",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "No such record.",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request body is larger than 100 KiB.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "A request body must be sent with Content-Type: application/json.",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Something went wrong on our side. Please try again.",
+                     *       "code": "INTERNAL_ERROR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    pushVapidKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description W3C trace context; its trace id is the request's unless X-Trace-Id is sent
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
+                traceparent?: components["parameters"]["Traceparent"];
+                /**
+                 * @description fills scenarioId of the log records
+                 * @example onboarding
+                 */
+                "X-Scenario-Id"?: components["parameters"]["XScenarioId"];
+                /**
+                 * @description a finite decimal number; fills simTimestamp (default: now, epoch ms)
+                 * @example 1773500966535
+                 */
+                "X-Sim-Timestamp"?: components["parameters"]["XSimTimestamp"];
+                /**
+                 * @description fills stepId of the log records
+                 * @example step-3
+                 */
+                "X-Step-Id"?: components["parameters"]["XStepId"];
+                /**
+                 * @description trace id of this request; default: the traceparent's, else a new one
+                 * @example trace-4bf92f3577b34da6
+                 */
+                "X-Trace-Id"?: components["parameters"]["XTraceId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "publicKey": "BCWm2rWgOWqp2bksm_mcaUSSaV1phuh4fhmjOU2vavdtUrlvrVHrl-sWKEgjd_gBXfO_LyG-WQScuJQbkvAyTTw"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description base64url of the 65-byte uncompressed P-256 key */
+                        publicKey: string;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Bad request: VALIDATION_ERROR, INVALID_JSON */
+            400: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["XTraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The request is not valid.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "details": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 50"
+                     *         }
+                     *       ]
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];

@@ -16,6 +16,7 @@ import { mailReactions } from '../../lib/mail/reactions';
 import { goPublicJobKind } from '../../lib/graph/go-public';
 import { tagCountReactions } from '../../lib/tags/counts';
 import { trendReactions } from '../../lib/tags/trends';
+import { liveReactions } from '../../lib/live/reactions';
 
 export const reactions: Reaction[] = [
   ...feedReactions,
@@ -26,6 +27,7 @@ export const reactions: Reaction[] = [
   ...mailReactions,
   ...tagCountReactions,
   ...trendReactions,
+  ...liveReactions,
   jobReaction([...feedJobs, ...accountJobs, goPublicJobKind]),
 ];
 

@@ -37,6 +37,8 @@ export interface AwsSigning {
 export interface SignedPost extends AwsSigning {
   /** The signing name of the service (`ssm`, `lambda`). */
   service: string;
+  /** POST unless said (the API Gateway Management API's DELETE /@connections/{id}). */
+  method?: 'POST' | 'DELETE';
   url: URL;
   /** Headers besides host and content-length, which are signed from the URL and the body; all of them are signed. */
   headers: Record<string, string>;
@@ -70,7 +72,7 @@ export async function signedPost(p: SignedPost): Promise<{ status: number; text:
   const { url, body, sdk } = p;
   const signer = new SignatureV4({ service: p.service, region: p.region, credentials: () => sdk.credentials(), sha256: sdk.sha256 });
   const signed = await signer.sign({
-    method: 'POST',
+    method: p.method ?? 'POST',
     protocol: url.protocol,
     hostname: url.hostname,
     port: url.port ? Number(url.port) : undefined,

@@ -78,7 +78,8 @@ export const fanoutJob: JobKind<FanoutParams> = {
       if (op === 'remove') {
         await deleteKeys(page.followerIds.map((f) => keys.homeEntry(f, postId)));
       } else {
-        await putEntries(page.followerIds.map((f) => homeEntry(f, postId, authorId)));
+        // `fanout`: the entry's INSERT tells the reader's live connections (lib/live/reactions.ts).
+        await putEntries(page.followerIds.map((f) => ({ ...homeEntry(f, postId, authorId), fanout: true })));
         if (!(await exists(keys.post(postId)))) {
           await deleteKeys(page.followerIds.map((f) => keys.homeEntry(f, postId)));
           return undefined;

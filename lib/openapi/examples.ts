@@ -132,6 +132,9 @@ const BY_NAME: Record<string, unknown> = {
   token: 'eyJhbGciOiJFUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIwMUpROFo2VzRUNU4ySzdNOVAzUjVWOFgwQSJ9.c2lnbmF0dXJl',
   refreshToken: 'rt_6f9c2a1e8b7d4c3f9a0e1d2c3b4a5f6e',
   expiresIn: 900,
+  // Web Push.
+  publicKey: 'BCWm2rWgOWqp2bksm_mcaUSSaV1phuh4fhmjOU2vavdtUrlvrVHrl-sWKEgjd_gBXfO_LyG-WQScuJQbkvAyTTw',
+  'PushSubscription.types': ['FOLLOW', 'COMMENT', 'REPLY'],
   // Media.
   size: 482133,
   'Upload.url': 'https://aperture-media.s3.amazonaws.com/uploads/01JQ94A5B6C7D8E9F0G1H2J3KM?X-Amz-Signature=3f2a',
@@ -203,6 +206,12 @@ export const BODY_EXAMPLES: Record<string, unknown> = {
   'POST /comments/reply/{comment_id}': { text: 'Agreed!', replyTo: REPLY },
   'POST /reports': { targetType: 'post', targetId: POST, reason: 'spam', note: 'Repeated links to the same shop.' },
   'POST /moderation/reports/{report_id}/resolve': { action: 'remove', note: 'Spam.' },
+  'POST /push/subscriptions': {
+    endpoint: 'https://push.example.com/send/dGhlIGVuZHBvaW50',
+    keys: { p256dh: 'BCWm2rWgOWqp2bksm_mcaUSSaV1phuh4fhmjOU2vavdtUrlvrVHrl-sWKEgjd_gBXfO_LyG-WQScuJQbkvAyTTw', auth: 'q2k3hJ7lA0Vd9Xb1sYw0aQ' },
+    expirationTime: null,
+    types: ['FOLLOW', 'COMMENT', 'REPLY'],
+  },
 };
 
 /** The message of each error code, as lib/errors.ts and the domain errors word it. */

@@ -172,6 +172,17 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'POST /notifications/read': {
     summary: 'Mark every notification so far as read', status: 200, body: { unreadCount: { type: 'integer', const: 0 } } },
 
+  'GET /push/vapid-key': {
+    summary: "The VAPID public key a browser's pushManager.subscribe needs as applicationServerKey (public)", status: 200,
+    body: { publicKey: { type: 'string', pattern: '^[A-Za-z0-9_-]{87}$', description: 'base64url of the 65-byte uncompressed P-256 key' } } },
+  'POST /push/subscriptions': {
+    summary: "Subscribe a browser's PushSubscription to the caller's notifications (the same endpoint again replaces the earlier one); it ends with the session", status: 201,
+    body: { subscription: ref('PushSubscription') } },
+  'GET /push/subscriptions': {
+    summary: "The caller's push subscriptions, of every session, newest first", status: 200, body: { subscriptions: list('PushSubscription') } },
+  'DELETE /push/subscriptions/{id}': {
+    summary: "Remove one of the caller's push subscriptions", status: 200, body: { message } },
+
   'GET /logs/trace/{traceId}': {
     summary: 'The log records of a trace the caller may see (its own; all with the scope logs:read), in order; at most the first 1,000', status: 200,
     body: { message, data: { type: 'object', properties: {

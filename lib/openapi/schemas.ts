@@ -138,6 +138,12 @@ export const components: Record<string, Schema> = {
     userAgent: { ...str, description: 'the User-Agent of the login or registration, at most 256 characters' },
     current: { ...bool, description: 'the session of the token used' },
   }),
+  // Web Push (contract section 20).
+  PushSubscription: obj({
+    _id: str,
+    types: { type: 'array', items: { type: 'string', enum: ['FOLLOW', 'POST_LIKE', 'COMMENT', 'REPLY', 'COMMENT_LIKE', 'FOLLOW_REQUEST', 'FOLLOW_REQUEST_APPROVED', 'MENTION'] }, description: 'the notification types pushed to it' },
+    createdAt: dateTime,
+  }),
   // Reports and moderation (contract section 15).
   Report: obj({
     _id: str,

@@ -172,6 +172,16 @@ async function mailToken(ctx, i, kind) {
   await ctx.put({ ...ctx.keys.currentMailToken(u.id, kind), type: 'MAIL_TOKEN_CURRENT', hash, mailId, address: u.email, expiresAt });
   return token;
 }
+/** A browser's subscription keys (a real P-256 point and a 16-byte secret). */
+const PUSH_KEYS = { p256dh: 'BCWm2rWgOWqp2bksm_mcaUSSaV1phuh4fhmjOU2vavdtUrlvrVHrl-sWKEgjd_gBXfO_LyG-WQScuJQbkvAyTTw', auth: 'q2k3hJ7lA0Vd9Xb1sYw0aQ' };
+/** A push subscription item as lib/live/subscriptions.ts writes it, put outside the measured call. */
+const pushItem = (ctx, userId) => {
+  const id = ctx.newId();
+  return {
+    ...ctx.keys.pushSubscription(userId, id), type: 'PUSH_SUBSCRIPTION', id, userId, sessionId: 'BENCH', endpoint: `https://push.bench.test/${id}`,
+    p256dh: PUSH_KEYS.p256dh, auth: PUSH_KEYS.auth, types: ['FOLLOW'], createdAt: new Date().toISOString(),
+  };
+};
 const text = (k) => `Benchmark text ${k}`;
 const liveTop = (ctx, post) => post.comments.filter((c) => !ctx.goneComments.has(c.id));
 
@@ -471,6 +481,29 @@ export const scenarios = [
 
   // Writes of notifications and media.
   { route: 'POST /notifications/read', kind: 'write', request: (ctx, k) => bearer(ctx, k * 7 + 6) },
+  // Web Push (contract section 20): public key, the caller's subscriptions (its LIVE# partition).
+  { route: 'GET /push/vapid-key', kind: 'read', request: () => ({}), floorRcu: () => 0 },
+  {
+    route: 'GET /push/subscriptions', kind: 'read',
+    request: async (ctx, k) => {
+      await ctx.put(pushItem(ctx, ctx.user(k * 7 + 4).id));
+      return bearer(ctx, k * 7 + 4);
+    },
+    // One strongly consistent Query page of the caller's PUSH# range (a subscription is ~400 bytes).
+    floorRcu: (b) => AUTH_RCU + TABLE_PAGE_RCU * Math.max(1, Math.ceil(((b.subscriptions?.length ?? 0) * 400) / 4096)),
+  },
+  {
+    route: 'POST /push/subscriptions', kind: 'write', status: 201,
+    request: async (ctx, k) => ({ ...(await bearer(ctx, k * 7 + 5)), body: { endpoint: `https://push.bench.test/${ctx.runTag}/${k}`, keys: PUSH_KEYS } }),
+  },
+  {
+    route: 'DELETE /push/subscriptions/{id}', kind: 'write',
+    request: async (ctx, k) => {
+      const item = pushItem(ctx, ctx.user(k * 7 + 3).id);
+      await ctx.put(item);
+      return { ...(await bearer(ctx, k * 7 + 3)), params: { id: item.id } };
+    },
+  },
   {
     route: 'POST /media/uploads', kind: 'write', status: 201,
     request: async (ctx, k) => ({ ...(await bearer(ctx, k * 7 + 2)), body: { contentType: 'image/jpeg', size: 2_000_000 } }),

@@ -72,6 +72,7 @@ const OTHER_PATHS: Record<string, string[]> = {
   postsCreate: ['dynamodb:BatchGetItem', RELEASE_KEY],
   commentsCreate: [RELEASE_KEY],
   reportsCreate: ['dynamodb:UpdateItem'], // a further reporter of an open report adds one to its reporters
+  pushSubscribe: ['dynamodb:DeleteItem'], // the same endpoint again (or one past PUSH_MAX) deletes the earlier subscription
   // A suspension deletes the owner's ended sessions (a Query of them, BatchWrite deletes); a
   // comment report's remove or suspend reads what the comment stands under (below).
   moderationResolve: ['dynamodb:Query', 'dynamodb:BatchWriteItem', 'dynamodb:BatchGetItem'],

@@ -21,7 +21,9 @@ it('refuses to package a function without a declaration', () => {
 
 it('lets exactly the two deletions, a moderator\'s removal, the worker itself, the sweeper and the stream consumer (an account deletion deletes posts and comments) invoke the cleanup worker, and nothing else', () => {
   expect(invocations(ROOT, functionNames())).toEqual({
-    postsDelete: ['cleanupWorker'], commentsDelete: ['cleanupWorker'], moderationResolve: ['cleanupWorker'], cleanupWorker: ['cleanupWorker'], cleanupSweeper: ['cleanupWorker'], streamConsumer: ['cleanupWorker'],
+    postsDelete: ['cleanupWorker'], commentsDelete: ['cleanupWorker'], moderationResolve: ['cleanupWorker'], cleanupWorker: ['cleanupWorker'], cleanupSweeper: ['cleanupWorker'],
+    // The stream consumer also hands a failed Web Push to pushRetry, which schedules its own next attempt.
+    streamConsumer: ['cleanupWorker', 'pushRetry'], pushRetry: ['pushRetry'],
   });
   // A target that is not a function of the service (a pattern among them) is refused.
   expect(() => invocations(ROOT, functionNames().filter((n) => n !== 'cleanupWorker'))).toThrow(/may invoke "cleanupWorker", which is not a function/);
@@ -29,7 +31,8 @@ it('lets exactly the two deletions, a moderator\'s removal, the worker itself, t
 
 it('grants the JWT key set to every function with a route but the /docs page, and to no background function', () => {
   const routed = [...new Set(routes().map((r) => r.name))];
-  expect(jwtKeyReaders(ROOT, functionDefinitions())).toEqual(routed.filter((n) => n !== 'docsPage').sort());
+  // And the WebSocket API's $connect, which checks its ?token= as the HTTP routes check theirs.
+  expect(jwtKeyReaders(ROOT, functionDefinitions())).toEqual([...routed.filter((n) => n !== 'docsPage'), 'liveConnect'].sort());
   // A new route gets it without a line anywhere; a new background function does not.
   const more = { ...functionDefinitions(), postsArchive: { events: [{ httpApi: { method: 'POST', path: '/posts/archive' } }] }, archiveWorker: { events: [] } };
   expect(jwtKeyReaders(ROOT, more)).toContain('postsArchive');

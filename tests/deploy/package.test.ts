@@ -27,6 +27,7 @@ const indexNames: string[] = table.GlobalSecondaryIndexes.map((ix: { IndexName: 
 const ON_FAILURE_QUEUE: Record<string, string> = {
   streamConsumer: 'StreamFailureQueue', cleanupWorker: 'CleanupFailureQueue', cleanupSweeper: 'SweepFailureQueue', mediaProcess: 'MediaFailureQueue',
   mailSuppress: 'MailFailureQueue',
+  pushRetry: 'PushFailureQueue',
 };
 
 let dir: string;
@@ -60,7 +61,7 @@ it('packages the prod stage offline into a template with all of it', () => {
   expect(lambdas.map(([, r]) => r.Properties.FunctionName).sort()).toEqual(names.map((n) => `aperture-prod-${n}`).sort());
 
   // The HTTP API routes are the manifests' routes; "*" is the $default route.
-  const routeKeys = ofType('AWS::ApiGatewayV2::Route').map(([, r]) => r.Properties.RouteKey).sort();
+  const routeKeys = ofType('AWS::ApiGatewayV2::Route').filter(([, r]) => r.Properties.ApiId?.Ref === 'HttpApi').map(([, r]) => r.Properties.RouteKey).sort();
   expect(routeKeys).toEqual(routes().map((r) => (r.path === '*' ? '$default' : r.key)).sort());
 
   // The table: indexes, TTL, point-in-time recovery, deletion protection, kept on stack deletion.
@@ -93,6 +94,8 @@ it('packages the prod stage offline into a template with all of it', () => {
   // eslint-disable-next-line no-template-curly-in-string
   const workerArn = { 'Fn::Sub': 'arn:${AWS::Partition}:lambda:${AWS::Region}:${AWS::AccountId}:function:aperture-prod-cleanupWorker' };
   expect(lambdas.map(([, r]) => r.Properties.FunctionName)).toContain('aperture-prod-cleanupWorker');
+  const retryArn = { 'Fn::Sub': 'arn:${AWS::Partition}:lambda:${AWS::Region}:${AWS::AccountId}:function:aperture-prod-pushRetry' }; // eslint-disable-line no-template-curly-in-string
+  const vapidReaders = new Set<string>();
   const invokers: string[] = [];
   const senders: string[] = [];
   const tracers: string[] = [];
@@ -165,6 +168,16 @@ it('packages the prod stage offline into a template with all of it', () => {
         (s3Used[name] ??= {})[prefix] = [...s.Action].sort();
         continue;
       }
+      // The Management API of the stage's own WebSocket API (its own test, below).
+      if (s.Action.includes('execute-api:ManageConnections')) continue;
+      // The VAPID key pair (Web Push): that one parameter, decrypted through SSM only.
+      if (JSON.stringify(s).includes(':parameter/aperture/prod/vapid-keys')) {
+        const vapidArn = { 'Fn::Sub': 'arn:${AWS::Partition}:ssm:${AWS::Region}:${AWS::AccountId}:parameter/aperture/prod/vapid-keys' }; // eslint-disable-line no-template-curly-in-string
+        if (s.Action.includes('ssm:GetParameter')) expect(s).toEqual({ Effect: 'Allow', Action: ['ssm:GetParameter'], Resource: [vapidArn] });
+        else expect((s as unknown as { Condition: { StringEquals: Record<string, unknown> } }).Condition.StringEquals['kms:EncryptionContext:PARAMETER_ARN']).toEqual(vapidArn);
+        vapidReaders.add(name);
+        continue;
+      }
       // The JWT key set: reading that one parameter, and decrypting it through SSM only.
       if (s.Action.includes('ssm:GetParameter')) {
         expect(s).toEqual({ Effect: 'Allow', Action: ['ssm:GetParameter'], Resource: [keyParameterArn] });
@@ -184,7 +197,8 @@ it('packages the prod stage offline into a template with all of it', () => {
       }
       if (s.Action.some((a) => a.startsWith('lambda:'))) {
         expect(s.Action).toEqual(['lambda:InvokeFunction']);
-        expect(s.Resource).toEqual([workerArn]);
+        // The stream consumer also hands failed Web Push to pushRetry, which invokes itself for the next attempt.
+        expect(s.Resource).toEqual({ streamConsumer: [workerArn, retryArn], pushRetry: [retryArn] }[name] ?? [workerArn]);
         invokers.push(name);
         continue;
       }
@@ -196,13 +210,15 @@ it('packages the prod stage offline into a template with all of it', () => {
     }
     expect([...dynamo].sort()).toEqual([...(iam[name] ?? ['<no declaration>'])].sort());
   }
-  expect(invokers.sort()).toEqual(['cleanupSweeper', 'cleanupWorker', 'commentsDelete', 'moderationResolve', 'postsDelete', 'streamConsumer']);
+  expect(invokers.sort()).toEqual(['cleanupSweeper', 'cleanupWorker', 'commentsDelete', 'moderationResolve', 'postsDelete', 'pushRetry', 'streamConsumer']);
+  expect([...vapidReaders].sort()).toEqual(['pushRetry', 'pushVapidKey', 'streamConsumer']);
   expect(streamReaders).toEqual(['streamConsumer']);
   expect(senders.sort()).toEqual(Object.keys(ON_FAILURE_QUEUE).sort());
   expect(tracers.sort()).toEqual([...names].sort());
   // Every function with a route reads the keys (lib/http verifies tokens), but the /docs page,
   // which never reads one; no background function does.
-  expect(keyReaders.sort()).toEqual([...new Set(routes().map((r) => r.name))].filter((n) => n !== 'docsPage').sort());
+  // And the WebSocket API's $connect, which checks its ?token= as the routes do.
+  expect(keyReaders.sort()).toEqual([...[...new Set(routes().map((r) => r.name))].filter((n) => n !== 'docsPage'), 'liveConnect'].sort());
   for (const name of keyReaders) {
     const role = resources[lambdas.find(([, fn]) => fn.Properties.FunctionName === `aperture-prod-${name}`)![1].Properties.Role['Fn::GetAtt'][0]]!;
     const actions = role.Properties.Policies[0].PolicyDocument.Statement.flatMap((st: { Action: string[] }) => st.Action);
@@ -571,6 +587,19 @@ describe('operations: alarms, tracing, failure destinations, throttles (docs/OPE
       requestId: '$context.requestId', routeKey: '$context.routeKey', status: '$context.status', responseLatency: '$context.responseLatency',
       integrationErrorMessage: '$context.integrationErrorMessage', integrationError: '$context.integration.error', integrationRequestId: '$context.integration.requestId',
     });
+  });
+
+  it('throttles the WebSocket API, and lets only the stream consumer manage its connections', () => {
+    const stage = resources.WebsocketsDeploymentStage!;
+    expect(stage.Properties.DefaultRouteSettings.ThrottlingRateLimit).toBeGreaterThan(0);
+    expect(Number.isInteger(stage.Properties.DefaultRouteSettings.ThrottlingBurstLimit)).toBe(true);
+    const routeKeys = ofType('AWS::ApiGatewayV2::Route').filter(([, r]) => r.Properties.ApiId?.Ref === 'WebsocketsApi').map(([, r]) => r.Properties.RouteKey);
+    expect(routeKeys.sort()).toEqual(['$connect', '$default', '$disconnect']);
+    const managing = ofType('AWS::IAM::Role').filter(([, r]) => JSON.stringify(r.Properties).includes('execute-api:ManageConnections'));
+    expect(managing.map(([id]) => id)).toEqual(['StreamConsumerIamRole']);
+    const statement = managing[0]![1].Properties.Policies[0].PolicyDocument.Statement.find((x: { Action: string[] }) => x.Action.includes('execute-api:ManageConnections'));
+    expect(statement.Action).toEqual(['execute-api:ManageConnections']);
+    for (const r of statement.Resource) expect(r['Fn::Sub']).toMatch(/^arn:\$\{AWS::Partition\}:execute-api:\$\{AWS::Region\}:\$\{AWS::AccountId\}:\$\{WebsocketsApi\}\/prod\/(POST|DELETE)\/@connections\/\*$/);
   });
 
   it('puts nothing secret in any function\'s environment', () => {

@@ -18,6 +18,7 @@ import { makeImage } from '../support/media';
 import { bindingOf, isLoopback, listeners, processTree, socketsOf } from '../support/listening';
 import { renderedDom } from '../support/chromium';
 import { apertureClient } from '../../clients/typescript';
+import WebSocket from 'ws';
 
 const local = JSON.parse(readFileSync(join(ROOT, 'config/local.json'), 'utf8')) as {
   tableName: string; issuer: string; audience: string; jwtKeys: { current: string; keys: Record<string, string> };
@@ -463,17 +464,40 @@ describe('npm start with media', () => {
     const port = Number(new URL(startBase).port);
     const storagePort = Number(/media storage \(S3-compatible, bucket [\w-]+\): http:\/\/127\.0\.0\.1:(\d+)/.exec(out)![1]);
     if (all) {
-      // Every socket the stack's processes listen on: the API and Lambda ports of
-      // serverless-offline (its WebSocket port opens only for WebSocket routes, and there are
-      // none), the storage, the asynchronous invocations' endpoint.
+      // Every socket the stack's processes listen on: the API, WebSocket (live updates) and
+      // Lambda ports of serverless-offline, the storage, the asynchronous invocations' endpoint.
       const sockets = socketsOf(processTree(stack.pid!));
       const stackListeners = all.filter((l) => sockets.has(l.inode));
-      expect(stackListeners.map((l) => l.port)).toEqual(expect.arrayContaining([port, port + 2, storagePort]));
+      expect(stackListeners.map((l) => l.port)).toEqual(expect.arrayContaining([port, port + 1, port + 2, storagePort]));
       expect(stackListeners.length).toBeGreaterThanOrEqual(4);
       expect(stackListeners.filter((l) => !isLoopback(l.address))).toEqual([]);
     } else {
-      for (const p of [port, port + 2, storagePort]) expect((await bindingOf(p)).outside).toEqual([]);
+      for (const p of [port, port + 1, port + 2, storagePort]) expect((await bindingOf(p)).outside).toEqual([]);
     }
+  });
+
+  it('serves live updates on PORT+1, named in .local-stack.json, and a follow arrives there (contract section 20)', async () => {
+    const port = Number(new URL(startBase).port);
+    const stackFile = JSON.parse(readFileSync(join(ROOT, '.local-stack.json'), 'utf8')) as { websocketUrl: string };
+    expect(stackFile.websocketUrl).toBe(`ws://localhost:${port + 1}`);
+    const register = async () => {
+      const username = uniq('ws');
+      const res = await fetch(`${startBase}/auth/register`, {
+        method: 'POST', headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ name: 'Live Start', username, email: `${username}@example.test`, password: 'correct horse' }),
+      });
+      return await res.json() as { token: string; user: { _id: string } };
+    };
+    const [me, fan] = [await register(), await register()];
+    const ws = new WebSocket(`${stackFile.websocketUrl}/?token=${me.token}`);
+    const first = new Promise<{ type: string; data: { actor: { _id: string } } }>((resolve, reject) => {
+      ws.on('message', (d) => { const m = JSON.parse(String(d)); if (m.type === 'notification') resolve(m); });
+      ws.on('error', reject);
+    });
+    await new Promise((r, j) => { ws.once('open', r); ws.once('error', j); });
+    expect((await fetch(`${startBase}/users/follow/${me.user._id}`, { method: 'POST', headers: { Authorization: `Bearer ${fan.token}` } })).status).toBe(200);
+    expect((await first).data.actor._id).toBe(fan.user._id);
+    ws.terminate();
   });
 
   it('prints the storage on a loopback port, and an upload there is processed through its event', async () => {

@@ -97,7 +97,16 @@ it("applies the consumer's filter patterns as the event source mapping does", ()
   const record = (eventName: string, image: 'NewImage' | 'OldImage', item: Record<string, unknown>) => ({ eventName, dynamodb: { [image]: item } });
   expect(passesFilters(record('INSERT', 'NewImage', { type: { S: 'POST' } }), filterPatterns)).toBe(true);
   expect(passesFilters(record('REMOVE', 'OldImage', { type: { S: 'FOLLOW' } }), filterPatterns)).toBe(true);
-  expect(passesFilters(record('MODIFY', 'NewImage', { type: { S: 'JOB' } }), filterPatterns)).toBe(true);
+  // A job's step, a caption edit's mentions and the unread count: by their sort keys.
+  const keyed = (eventName: string, SK: string, item: Record<string, unknown>) => ({ eventName, dynamodb: { Keys: { PK: { S: 'X#1' }, SK: { S: SK } }, NewImage: item } });
+  expect(passesFilters(keyed('MODIFY', 'JOB', { type: { S: 'JOB' } }), filterPatterns)).toBe(true);
+  expect(passesFilters(keyed('INSERT', '#MENTIONS', { type: { S: 'MENTIONS' } }), filterPatterns)).toBe(true);
+  expect(passesFilters(keyed('MODIFY', 'PROFILE', { type: { S: 'USER' } }), filterPatterns)).toBe(false);
+  // A TTL's removal of a notification or an upload, by its type (the reactions check byTtl).
+  expect(passesFilters(record('REMOVE', 'OldImage', { type: { S: 'NOTIFICATION' } }), filterPatterns)).toBe(true);
+  expect(passesFilters(record('REMOVE', 'OldImage', { type: { S: 'MEDIA' } }), filterPatterns)).toBe(true);
+  // Lambda's default quota is five filters per event source mapping (ten on request).
+  expect(filterPatterns.length).toBeLessThanOrEqual(5);
   expect(passesFilters(record('MODIFY', 'NewImage', { type: { S: 'USER' }, pullMode: { BOOL: true } }), filterPatterns)).toBe(true);
   // A new e-mail in the outbox, a password reset request (lib/mail/reactions.ts); not their removal.
   expect(passesFilters(record('INSERT', 'NewImage', { type: { S: 'MAIL' } }), filterPatterns)).toBe(true);
@@ -107,6 +116,14 @@ it("applies the consumer's filter patterns as the event source mapping does", ()
   expect(passesFilters(record('MODIFY', 'NewImage', { type: { S: 'POST' } }), filterPatterns)).toBe(false);
   expect(passesFilters(record('INSERT', 'NewImage', { type: { S: 'HOME' } }), filterPatterns)).toBe(false);
   expect(passesFilters(record('MODIFY', 'NewImage', { type: { S: 'USER' } }), filterPatterns)).toBe(false);
+  // Live updates (lib/live/reactions.ts): a listed notification, a change of the unread count, a
+  // fan-out's feed entry, a session's end, an account gone; not the author's own feed entry.
+  expect(passesFilters(record('INSERT', 'NewImage', { type: { S: 'NOTIFICATION' } }), filterPatterns)).toBe(true);
+  expect(passesFilters({ eventName: 'MODIFY', dynamodb: { Keys: { PK: { S: 'USER#1' }, SK: { S: 'NOTIF_STATE' } }, NewImage: { unread: { N: '1' } } } }, filterPatterns)).toBe(true);
+  expect(passesFilters(record('INSERT', 'NewImage', { type: { S: 'HOME' }, fanout: { BOOL: true } }), filterPatterns)).toBe(true);
+  expect(passesFilters(record('REMOVE', 'OldImage', { type: { S: 'SESSION' } }), filterPatterns)).toBe(true);
+  expect(passesFilters(record('INSERT', 'NewImage', { type: { S: 'GONE' } }), filterPatterns)).toBe(true);
+  expect(passesFilters(record('MODIFY', 'NewImage', { type: { S: 'SESSION' } }), filterPatterns)).toBe(false);
 });
 
 type Answer = import('node:http').ServerResponse;

@@ -79,12 +79,17 @@ describe.each(rows())('%s', (_key, route) => {
         strict.splice(0, 1, '123', 1.5, 0);
         if (typeof schema.maximum === 'number') strict.push(schema.maximum + 1);
       }
+      // A field that is null or a number (a push subscription's `expirationTime`): a number in text, and no null.
+      const types = [schema.type, ...((schema.anyOf as { type?: unknown }[] | undefined) ?? []).map((s) => s.type)].flat();
+      if (types.includes('number')) strict.splice(0, 1, '123');
+      if (types.includes('null')) strict.splice(strict.indexOf(null), 1);
       const max = (schema.maxLength as number | undefined) ?? (schema.anyOf as { maxLength?: number }[] | undefined)?.find((s) => s.maxLength)?.maxLength;
       if (max !== undefined) strict.push('a'.repeat(max + 1), '😀'.repeat(max + 1));
       for (const value of strict) {
         const res = await refused(route, ctx, (v) => ({ body: { ...(v.body as object), [field]: value } }), 400, 'VALIDATION_ERROR');
         // An element of an array field (media ids) is named by its index: "media.0" names "media".
-        const paths = res.body.details.map((d: { path: string }) => d.path.replace(/\.\d+$/, ''));
+        // A field of an object field (a push subscription's `keys.p256dh`) names it too.
+        const paths = res.body.details.map((d: { path: string }) => d.path.replace(/\.\d+$/, '').replace(new RegExp(`^${field}\\..*$`), field));
         expect({ value, paths }).toEqual({ value, paths: expect.arrayContaining([field]) });
       }
       // Empty, invisible or control text is refused too; a credential check may answer it 401.

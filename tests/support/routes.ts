@@ -36,6 +36,7 @@ import { getItem } from './db';
 import { handler as twoFactorSetupH } from '../../functions/auth/two-factor-setup';
 import { issueToken } from '../../lib/mail/tokens';
 import { newId } from '../../lib/ids';
+import { subscribe } from '../../lib/live/subscriptions';
 
 type Handler = ((event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2 | void>) & { spec: RouteSpecLike };
 
@@ -51,6 +52,12 @@ export interface Valid extends Pick<CallOptions, 'params' | 'query' | 'body'> {
   owner?: string;
 }
 type Fixture = (ctx: FixtureContext) => Valid | Promise<Valid>;
+
+/** A browser's PushSubscription as its toJSON() gives it (keys of a real P-256 pair). */
+export const PUSH_SUBSCRIPTION = {
+  keys: { p256dh: 'BCWm2rWgOWqp2bksm_mcaUSSaV1phuh4fhmjOU2vavdtUrlvrVHrl-sWKEgjd_gBXfO_LyG-WQScuJQbkvAyTTw', auth: 'q2k3hJ7lA0Vd9Xb1sYw0aQ' },
+  expirationTime: null,
+};
 
 export const FIXTURES: Record<string, Fixture> = {
   'POST /auth/register': () => {
@@ -261,6 +268,17 @@ export const FIXTURES: Record<string, Fixture> = {
     return {};
   },
   'POST /notifications/read': ({ me }) => ({ watch: [keys.notificationState(me.id)] }),
+  // Web Push (contract section 20): a local-stage endpoint (http on loopback is accepted there).
+  'GET /push/vapid-key': () => ({}),
+  'POST /push/subscriptions': () => ({ body: { ...PUSH_SUBSCRIPTION, endpoint: `http://localhost:8090/notify/${uniq('push')}` } }),
+  'GET /push/subscriptions': async ({ me }) => {
+    await subscribe(me.id, me.sessionId, { endpoint: `http://localhost:8090/notify/${uniq('push')}`, p256dh: PUSH_SUBSCRIPTION.keys.p256dh, auth: PUSH_SUBSCRIPTION.keys.auth, types: ['FOLLOW'] });
+    return {};
+  },
+  'DELETE /push/subscriptions/{id}': async ({ me }) => {
+    const s = await subscribe(me.id, me.sessionId, { endpoint: `http://localhost:8090/notify/${uniq('push')}`, p256dh: PUSH_SUBSCRIPTION.keys.p256dh, auth: PUSH_SUBSCRIPTION.keys.auth, types: ['FOLLOW'] });
+    return { params: { id: s.id }, watch: [keys.pushSubscription(me.id, s.id)] };
+  },
   'GET /posts/user/{identifier}': async ({ other }) => {
     await postOf(other);
     return { params: { identifier: other.username } };
