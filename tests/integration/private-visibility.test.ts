@@ -159,6 +159,10 @@ const ROWS: Record<string, Check | string> = {
     expectStatus(res, 200);
     expect(res.body.tags).toEqual([]);
   },
+  'GET /push/vapid-key': 'public: the stage\'s VAPID public key, the same for everyone',
+  'POST /push/subscriptions': 'the caller\'s own subscriptions',
+  'GET /push/subscriptions': 'the caller\'s own subscriptions',
+  'DELETE /push/subscriptions/{id}': 'the caller\'s own subscriptions (another user\'s: 404, push.test.ts)',
   'GET /trends/tags': 'counts public accounts only, the same list for every viewer: tags.test.ts',
   'GET /posts/feed': async (v, role) => {
     const res = await call(feedH, 'GET /posts/feed', { token: v.token, query: { limit: '50' } });
