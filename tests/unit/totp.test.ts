@@ -49,3 +49,37 @@ describe('TOTP (RFC 6238, SHA-1, 30 s steps)', () => {
     expect(Object.fromEntries(url.searchParams)).toEqual({ issuer: 'Aperture', secret: a, algorithm: 'SHA1', digits: '6', period: '30' });
   });
 });
+
+// The HOTP core, base32 and the URL were otpauth's; otpauth stays a development dependency as
+// the reference they are run beside (docs/OPERATIONS.md, "Bundle budget").
+describe('beside otpauth', () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { HOTP, Secret, TOTP } = require('otpauth') as typeof import('otpauth');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const fc = require('fast-check') as typeof import('fast-check');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { fromBase32, toBase32 } = require('../../lib/auth/totp') as typeof import('../../lib/auth/totp');
+
+  it('encodes and decodes base32 as otpauth does, for any bytes', () => {
+    fc.assert(fc.property(fc.uint8Array({ maxLength: 64 }), (bytes) => {
+      const text = toBase32(bytes);
+      expect(text).toBe(new Secret({ buffer: Uint8Array.from(bytes).buffer }).base32);
+      expect([...fromBase32(text)]).toEqual([...bytes]);
+      expect([...fromBase32(text.toLowerCase())]).toEqual([...Secret.fromBase32(text).bytes]);
+    }), { numRuns: 500 });
+  });
+
+  it('makes the code otpauth makes, for any secret, step and length', () => {
+    fc.assert(fc.property(fc.uint8Array({ minLength: 1, maxLength: 40 }), fc.integer({ min: 0, max: 2 ** 40 }), fc.integer({ min: 6, max: 8 }), (bytes, step, digits) => {
+      const secret = toBase32(bytes);
+      expect(codeAt(secret, step, digits)).toBe(HOTP.generate({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits, counter: step }));
+    }), { numRuns: 500 });
+  });
+
+  it('writes the otpauth URL otpauth writes', () => {
+    const secret = newSecret();
+    for (const name of ['ada.lovelace', 'grace_h', 'x.y_z.9']) {
+      expect(otpauthUrl(secret, name)).toBe(new TOTP({ issuer: 'Aperture', label: name, secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 }).toString());
+    }
+  });
+});
