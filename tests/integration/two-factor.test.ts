@@ -221,3 +221,26 @@ describe('secrets in answers, trace records and log lines', () => {
     for (const s2 of [secret, enableCode, loginCode, first.body.challenge, ...codes, ...codes.map((c) => c.replace(/-/g, '')), u.password]) expect(written).not.toContain(s2);
   });
 });
+
+describe('a password reset (contract section 16)', () => {
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  const { handler: reset } = require('../../functions/auth/reset') as typeof import('../../functions/auth/reset');
+  const { issueToken } = require('../../lib/mail/tokens') as typeof import('../../lib/mail/tokens');
+  const { newId } = require('../../lib/ids') as typeof import('../../lib/ids');
+  /* eslint-enable @typescript-eslint/no-require-imports */
+
+  it('leaves two-factor sign-in on: the new password answers a challenge, and a code completes it', async () => {
+    const u = await makeUser();
+    const { secret } = await withTwoFactor(u);
+    const token = await issueToken({ kind: 'RESET', userId: u.id, address: u.email, mailId: newId() });
+    const newPassword = 'a brand new password 7';
+    expect((await call(reset, 'POST /auth/password/reset', { body: { token, newPassword } })).status).toBe(200);
+    const first = await call(login, 'POST /auth/login', { body: { identifier: u.username, password: newPassword } });
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({ twoFactorRequired: true, challenge: expect.any(String) });
+    expect(first.body.token).toBeUndefined();
+    const second = await call(login2fa, 'POST /auth/login/2fa', { body: { challenge: first.body.challenge, code: codeNow(secret, 1) } });
+    expect(second.status).toBe(200);
+    expect((await whoAmI(second.body.token)).twoFactorEnabled).toBe(true);
+  });
+});
