@@ -9,27 +9,15 @@
 // The files: @node-rs/argon2's JavaScript copied from node_modules (the version package-lock.json
 // pins), and @node-rs/argon2-linux-arm64-gnu at the version it names, fetched with `npm pack`
 // (npm's cache once fetched) into .layers/argon2/node_modules, reused while the versions match.
-const { execFileSync } = require('node:child_process');
-const { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } = require('node:fs');
-const { dirname, join, relative } = require('node:path');
+const { cpSync, existsSync, readFileSync, rmSync, writeFileSync } = require('node:fs');
+const { dirname, join } = require('node:path');
 const { addToZip, afterPackaging } = require('./zip-artifacts');
+const { unpackPackage, zipEntries } = require('./native-package');
 
 const PACKAGE = '@node-rs/argon2';
 const BINARY = `${PACKAGE}-linux-arm64-gnu`;
 /** How a bundle loads it (esbuild's output for an external import). */
 const REQUIRED = /require\("@node-rs\/argon2"\)/;
-
-function fetchTarball(spec, cache) {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      execFileSync('npm', ['pack', spec, '--prefer-offline', '--pack-destination', cache], { stdio: ['ignore', 'ignore', 'pipe'], timeout: 120_000 });
-      return;
-    } catch (err) {
-      if (attempt >= 3) throw new Error(`argon2: npm pack ${spec} failed: ${String(err.stderr ?? err.message).trim().split('\n').slice(-5).join(' ')}`);
-      execFileSync('sleep', [String(2 * attempt)]);
-    }
-  }
-}
 
 function buildArgon2Modules(serviceDir, log = () => {}) {
   const source = join(serviceDir, 'node_modules', ...PACKAGE.split('/'));
@@ -44,31 +32,10 @@ function buildArgon2Modules(serviceDir, log = () => {}) {
   rmSync(root, { recursive: true, force: true });
   // The package's JavaScript, not the binary of this machine (a package of its own, not copied).
   cpSync(source, join(target, ...PACKAGE.split('/')), { recursive: true, filter: (src) => !/\.node$|README\.md$/.test(src) });
-  const cache = join(serviceDir, '.layers', 'tarballs');
-  mkdirSync(cache, { recursive: true });
-  const file = `${BINARY.replace('@', '').replace('/', '-')}-${version}.tgz`;
-  if (!existsSync(join(cache, file))) {
-    log(`argon2: fetching ${BINARY}@${version}`);
-    fetchTarball(`${BINARY}@${version}`, cache);
-  }
-  const dest = join(target, ...BINARY.split('/'));
-  mkdirSync(dest, { recursive: true });
-  execFileSync('tar', ['-xzf', join(cache, file), '-C', dest, '--strip-components=1']);
+  unpackPackage({ name: BINARY, version }, serviceDir, target, log, 'argon2');
   writeFileSync(stamp, signature);
   return target;
 }
-
-function* files(dir) {
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) yield* files(path);
-    else if (entry.isFile()) yield path;
-  }
-}
-
-const zipEntries = (modulesDir) => [...files(modulesDir)].map((file) => ({
-  name: `node_modules/${relative(modulesDir, file).split(/[\\/]/).join('/')}`, data: readFileSync(file), mode: statSync(file).mode,
-}));
 
 /** Whether the zip's own code (not node_modules) requires the package. */
 async function requiresArgon2(artifact) {

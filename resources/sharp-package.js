@@ -14,26 +14,13 @@
 // package-lock.json pins), and the two @img packages for linux-arm64 at the versions sharp
 // itself names, fetched with `npm pack` (the ordinary npm client; npm's cache once fetched)
 // and unpacked into .layers/sharp/node_modules, which is reused while the versions match.
-const { execFileSync } = require('node:child_process');
-const { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } = require('node:fs');
-const { join, relative } = require('node:path');
+const { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } = require('node:fs');
+const { join } = require('node:path');
 const { addToZip, afterPackaging } = require('./zip-artifacts');
+const { unpackPackage, zipEntries } = require('./native-package');
 
 const PLATFORM = 'linux-arm64';
 const FUNCTIONS = ['mediaProcess'];
-
-/** `npm pack` of one package into `cache`, tried 3 times, 2 minutes each (the registry is the network; npm without its config, its CA bundle say, waits minutes before failing); npm's own error when all fail. */
-function fetchTarball(spec, cache) {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      execFileSync('npm', ['pack', spec, '--prefer-offline', '--pack-destination', cache], { stdio: ['ignore', 'ignore', 'pipe'], timeout: 120_000 });
-      return;
-    } catch (err) {
-      if (attempt >= 3) throw new Error(`sharp: npm pack ${spec} failed: ${String(err.stderr ?? err.message).trim().split('\n').slice(-5).join(' ')}`);
-      execFileSync('sleep', [String(2 * attempt)]);
-    }
-  }
-}
 
 function buildSharpModules(serviceDir, log = () => {}) {
   const modules = join(serviceDir, 'node_modules');
@@ -53,34 +40,10 @@ function buildSharpModules(serviceDir, log = () => {}) {
     if (!existsSync(join(target, 'sharp', 'node_modules', dep))) cpSync(join(modules, dep), join(target, dep), { recursive: true });
   }
   // The linux-arm64 binaries, whatever this machine is.
-  const cache = join(serviceDir, '.layers', 'tarballs');
-  mkdirSync(cache, { recursive: true });
-  for (const { name, version } of wanted) {
-    const file = `${name.replace('@', '').replace('/', '-')}-${version}.tgz`;
-    if (!existsSync(join(cache, file))) {
-      log(`sharp: fetching ${name}@${version}`);
-      fetchTarball(`${name}@${version}`, cache);
-    }
-    const dest = join(target, ...name.split('/'));
-    mkdirSync(dest, { recursive: true });
-    execFileSync('tar', ['-xzf', join(cache, file), '-C', dest, '--strip-components=1']);
-  }
+  for (const binary of wanted) unpackPackage(binary, serviceDir, target, log, 'sharp');
   writeFileSync(stamp, signature);
   return target;
 }
-
-function* files(dir) {
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) yield* files(path);
-    else if (entry.isFile()) yield path;
-  }
-}
-
-/** node_modules/<sharp and its binaries>, as files for the zip (resources/zip-artifacts.js). */
-const zipEntries = (modulesDir) => [...files(modulesDir)].map((file) => ({
-  name: `node_modules/${relative(modulesDir, file).split(/[\\/]/).join('/')}`, data: readFileSync(file), mode: statSync(file).mode,
-}));
 
 const SharpPackage = afterPackaging(async ({ serverless: sls, serviceDir, path }) => {
   for (const name of FUNCTIONS) {

@@ -339,7 +339,9 @@ describe('e-mail (contract section 16)', () => {
 describe('password hashing (contract section 3)', () => {
   // serverless's own zip library, as resources/argon2-package.js uses it.
   const JSZip = require(require.resolve('jszip', { paths: [join(ROOT, 'node_modules/serverless')] })); // eslint-disable-line @typescript-eslint/no-require-imports
-  const HASHING = ['authLogin', 'authPassword', 'authRegister', 'authReset', 'usersDelete', 'usersEmail'];
+  // The two-factor routes check the password (setup, disable), or import the two-factor module
+  // that does (enable, the login's second step).
+  const HASHING = ['authLogin', 'authLoginTwoFactor', 'authPassword', 'authRegister', 'authReset', 'authTwoFactorDisable', 'authTwoFactorEnable', 'authTwoFactorSetup', 'usersDelete', 'usersEmail'];
 
   it('gives @node-rs/argon2 with its linux-arm64 binary to exactly the functions whose bundle requires it: those that hash', async () => {
     const carrying: string[] = [];
