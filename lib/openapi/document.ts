@@ -125,6 +125,7 @@ const BODY_RULES: Record<string, Schema> = {
       { required: ['media'], not: { required: ['image'] }, properties: { image_public_id: { const: '' } } },
     ],
   },
+  'POST /posts/edit/{post_id}': { description: 'caption, altText or both.', minProperties: 1 },
 };
 
 function operation(route: DocRoute): Schema {

@@ -84,7 +84,7 @@ describe('POST /users/block/{identifier}', () => {
     const [a, b] = await users(2);
     await block(a, b);
     await blockDirectly(b, a);
-    const empty = { name: '', image: '', bio: '', gender: '', emailVerified: false, followers: [], following: [], createdAt: '', updatedAt: '' };
+    const empty = { name: '', image: '', bio: '', gender: '', emailVerified: false, isPrivate: false, followers: [], following: [], createdAt: '', updatedAt: '' };
     for (const [viewer, other] of [[a, b], [b, a]] as const) {
       const res = await blocked(viewer);
       expect(res.status).toBe(200);

@@ -300,6 +300,9 @@ describe('lists and suggestions presented from the arrays', () => {
     // Every user's recent ids settled: the stream's reactions read users' items too, and they
     // would show in the requests counted below.
     for (const u of [me, f1, f2, star, ...xs, ...fans]) expect(await eventually(() => current(u.id), Boolean)).toBe(true);
+    // And the follows' other reactions (notifications, their live messages) are done: they
+    // would be counted too.
+    await stream.poller.idle();
     const readsItemOf = (recs: Rec[], id: string) => recs.some((r) => r.command === 'BatchGetItemCommand'
       && Object.values(r.input.RequestItems ?? {}).some((t) => t.Keys.some((k) => k.PK.S === keys.user(id).PK)));
     const bound = POPULAR_TOP.maxAgeMs;
