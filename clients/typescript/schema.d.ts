@@ -1227,6 +1227,8 @@ export interface components {
             likes: string[];
             /** @description the exact number of likes */
             likesCount: number;
+            /** @description ids of the accounts the text mentions (neither deleted nor suspended), in order of first mention */
+            mentions: string[];
             /** @description the top-level comment of a reply; null on a top-level comment */
             parentComment: string | null;
             /** @description post identifier */
@@ -4553,6 +4555,9 @@ export interface operations {
                      *         "post": "01JQ90A1B2C3D4E5F6G7H8J9KM",
                      *         "parentComment": null,
                      *         "replyTo": null,
+                     *         "mentions": [
+                     *           "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *         ],
                      *         "likes": [
                      *           "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
                      *         ],
@@ -4989,6 +4994,9 @@ export interface operations {
                      *             "post": "01JQ90A1B2C3D4E5F6G7H8J9KM",
                      *             "parentComment": null,
                      *             "replyTo": null,
+                     *             "mentions": [
+                     *               "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *             ],
                      *             "likes": [
                      *               "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
                      *             ],
@@ -5192,6 +5200,9 @@ export interface operations {
                      *             "post": "01JQ90A1B2C3D4E5F6G7H8J9KM",
                      *             "parentComment": null,
                      *             "replyTo": null,
+                     *             "mentions": [
+                     *               "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *             ],
                      *             "likes": [
                      *               "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
                      *             ],
@@ -5409,6 +5420,9 @@ export interface operations {
                      *         "post": "01JQ90A1B2C3D4E5F6G7H8J9KM",
                      *         "parentComment": null,
                      *         "replyTo": null,
+                     *         "mentions": [
+                     *           "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
+                     *         ],
                      *         "likes": [
                      *           "01JQ8Z9B2C3D4E5F6G7H8J9K0M"
                      *         ],

@@ -10,6 +10,7 @@ import { assertMayAct, standing } from '../../lib/comments/access';
 import { commentText } from '../../lib/comments/fields';
 import { createComment } from '../../lib/comments/create';
 import { toComment, type CommentItem } from '../../lib/comments/model';
+import { textMentions } from '../../lib/users/mentions';
 
 export const params = z.strictObject({ post_id: id() });
 export const body = z.strictObject({ text: commentText() });
@@ -21,12 +22,12 @@ const created = (c: CommentItem): ApiReply => ({
 
 export const handler = http({ params, body, idempotent }, async (req) => {
   const { params, body, caller, trace } = req;
-  const [, post] = await Promise.all([caller.user(), getPost(params.post_id)]);
+  const [, post, mentions] = await Promise.all([caller.user(), getPost(params.post_id), textMentions(body.text, 'text')]);
   if (!post) throw new NotFound('post');
   const [rel, locked] = await Promise.all([relations(caller.userId, [post.author]), privateUnfollowedIds(caller.userId, [post.author])]);
   assertMayAct(standing(rel, [post.author], locked.size > 0), 'post');
   const comment = await createComment(
-    { post, author: caller.userId, text: body.text },
+    { post, author: caller.userId, text: body.text, mentions },
     { trace, payload: { params, body } },
     (c) => idempotencyItem(req, created(c)),
   );

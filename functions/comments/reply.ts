@@ -7,6 +7,7 @@ import { assertMayAct, resolveStandpoint } from '../../lib/comments/access';
 import { commentText } from '../../lib/comments/fields';
 import { createReply } from '../../lib/comments/create';
 import { getComment, toComment, type CommentItem } from '../../lib/comments/model';
+import { textMentions } from '../../lib/users/mentions';
 
 export const params = z.strictObject({ comment_id: id() });
 export const body = z.strictObject({ text: commentText(), replyTo: z.optional(id()) });
@@ -19,10 +20,11 @@ const created = (c: CommentItem): ApiReply => ({
 export const handler = http({ params, body, idempotent }, async (req) => {
   const { params, body, caller, trace } = req;
   const answers = body.replyTo && body.replyTo !== params.comment_id ? body.replyTo : undefined;
-  const [, parent, answered] = await Promise.all([
+  const [, parent, answered, mentions] = await Promise.all([
     caller.user(),
     getComment(params.comment_id),
     answers ? getComment(answers) : undefined,
+    textMentions(body.text, 'text'),
   ]);
   // Existence and blocks first (404), then the shape of the request (400), then the caller's own blocks (403).
   const inThread = answered?.parentComment === params.comment_id ? [answered.author] : [];
@@ -34,7 +36,7 @@ export const handler = http({ params, body, idempotent }, async (req) => {
   }
   assertMayAct(thread.standing, 'comment');
   const reply = await createReply(
-    { parent: thread.comment, replyTo: answers ?? thread.comment.id, replyToAuthor: answered?.author, author: caller.userId, text: body.text },
+    { parent: thread.comment, replyTo: answers ?? thread.comment.id, replyToAuthor: answered?.author, author: caller.userId, text: body.text, mentions },
     { trace, payload: { params, body } },
     (c) => idempotencyItem(req, created(c)),
   );

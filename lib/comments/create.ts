@@ -31,6 +31,9 @@ const HEAD = 1; // index of the thread head's update in the transaction
 
 export type CommentFields = Omit<CommentItem, 'PK' | 'SK' | 'type' | 'id' | 'repliesCount' | 'likesCount' | 'updatedAt' | 'GSI1SK'>;
 
+// The ids the text mentions (the stream's MENTION notifications read them from the item); absent when none.
+const mentionsField = (mentions: string[] | undefined) => (mentions?.length ? { mentions } : {});
+
 const newComment = (fields: CommentFields): CommentItem => commentItem(newId(), fields);
 
 /** A comment or reply item of a given id, counters at zero. */
@@ -98,7 +101,7 @@ async function writeInThread(
 }
 
 export async function createComment(
-  input: { post: PostItem; author: string; text: string },
+  input: { post: PostItem; author: string; text: string; mentions?: string[] },
   audit: Audit,
   seal: Seal,
 ): Promise<CommentItem> {
@@ -110,6 +113,7 @@ export async function createComment(
       post: post.id,
       parentComment: null,
       replyTo: null,
+      ...mentionsField(input.mentions),
       createdAt,
       postAuthor: post.author,
       GSI1PK: keys.commentsOf(post.id),
@@ -127,7 +131,7 @@ export async function createComment(
 }
 
 export async function createReply(
-  input: { parent: CommentItem; replyTo: string; replyToAuthor?: string; author: string; text: string },
+  input: { parent: CommentItem; replyTo: string; replyToAuthor?: string; author: string; text: string; mentions?: string[] },
   audit: Audit,
   seal: Seal,
 ): Promise<CommentItem> {
@@ -139,6 +143,7 @@ export async function createReply(
       post: parent.post,
       parentComment: parent.id,
       replyTo,
+      ...mentionsField(input.mentions),
       createdAt,
       postAuthor: parent.postAuthor,
       parentAuthor: parent.author,

@@ -16,6 +16,8 @@ export interface CommentItem {
   post: string;
   parentComment: string | null;
   replyTo: string | null;
+  /** Ids of the accounts the text mentions (contract section 19); absent = none. */
+  mentions?: string[];
   repliesCount: number;
   likesCount: number;
   /** Moved by every like and unlike: the recent likers item beside the comment is current while its v equals this (lib/posts/recent-likers.ts). */
@@ -46,6 +48,8 @@ export interface Comment {
   post: string;
   parentComment: string | null;
   replyTo: string | null;
+  /** Ids of the accounts the text mentions (neither deleted nor suspended when written), in order of first mention. */
+  mentions: string[];
   likes: string[];
   /** Beyond the seed's fields: the exact number of likes (likes holds the newest 10 at most), and whether the caller is one. */
   likesCount: number;
@@ -63,6 +67,7 @@ export function toComment(item: CommentItem, likes: string[], isLiked = false): 
     post: item.post,
     parentComment: item.parentComment ?? null,
     replyTo: item.replyTo ?? null,
+    mentions: item.mentions ?? [],
     likes,
     likesCount: item.likesCount ?? 0,
     isLiked,

@@ -42,7 +42,7 @@ const keyOf = (item: Item) => ({ PK: String(item.PK), SK: String(item.SK) });
  */
 async function notify(n: NewNotification, cause: Item): Promise<void> {
   if (n.recipientId === n.actorId) return;
-  if (n.kind === 'MENTION' && !(await maySeeMention(n.recipientId, n.actorId))) return;
+  if (n.kind === 'MENTION' && !(await maySeeMention(n.recipientId, n.actorId, cause))) return;
   const at = String(cause.createdAt);
   // A recipient who muted the actor before the action is not told of it (contract section 18):
   // checked before the notification is written, and again after it (a mute landing between).
@@ -52,7 +52,8 @@ async function notify(n: NewNotification, cause: Item): Promise<void> {
   };
   if (await muted()) return;
   await addNotification({ ...n, causeAt: at });
-  const blocks = [keys.block(n.recipientId, n.actorId), keys.block(n.actorId, n.recipientId)];
+  const between = [n.actorId, ...(n.kind === 'MENTION' ? aboveAuthors(cause, n.recipientId) : [])];
+  const blocks = between.flatMap((a) => [keys.block(n.recipientId, a), keys.block(a, n.recipientId)]);
   // A recipient who muted the actor before the action is not told of it (contract section 18).
   const mute = keys.mute(n.recipientId, n.actorId);
   const found = await batchGet([...blocks, mute, keyOf(cause)], { projection: 'createdAt' });
@@ -63,20 +64,37 @@ async function notify(n: NewNotification, cause: Item): Promise<void> {
 }
 
 /**
- * A mention notifies only a recipient who can see the post (its author is public, or followed
- * by the recipient) and has not muted the author (contract section 19); blocks are checked by
+ * The authors above a comment or reply that mentions someone (the post's and, for a reply, the
+ * parent's), other than the recipient: a block between one of them and the recipient hides it.
+ */
+const aboveAuthors = (cause: Item, recipientId: string): string[] =>
+  cause.type === 'COMMENT'
+    ? [...new Set([cause.postAuthor, cause.parentAuthor].filter((a) => a !== undefined && a !== null).map(String))].filter((a) => a !== recipientId)
+    : [];
+
+/**
+ * A mention notifies only a recipient who can see the item (the post's author is the recipient,
+ * public, or followed by the recipient; for a comment or reply, no block with the authors above
+ * it) and has not muted the author (contract section 19); blocks with the author are checked by
  * notify like every cause's.
  */
-async function maySeeMention(recipientId: string, authorId: string): Promise<boolean> {
-  const found = await batchGet<{ isPrivate?: boolean }>([keys.user(authorId), keys.follow(recipientId, authorId), keys.mute(recipientId, authorId)]);
-  if (found.has(itemKey(keys.mute(recipientId, authorId)))) return false;
-  return found.get(itemKey(keys.user(authorId)))?.isPrivate !== true || found.has(itemKey(keys.follow(recipientId, authorId)));
+async function maySeeMention(recipientId: string, authorId: string, cause: Item): Promise<boolean> {
+  const owner = cause.type === 'COMMENT' ? String(cause.postAuthor) : authorId;
+  const above = aboveAuthors(cause, recipientId);
+  const blocks = above.flatMap((a) => [keys.block(recipientId, a), keys.block(a, recipientId)]);
+  const found = await batchGet<{ isPrivate?: boolean }>([keys.user(owner), keys.follow(recipientId, owner), keys.mute(recipientId, authorId), ...blocks]);
+  if (found.has(itemKey(keys.mute(recipientId, authorId))) || blocks.some((k) => found.has(itemKey(k)))) return false;
+  return owner === recipientId || found.get(itemKey(keys.user(owner)))?.isPrivate !== true || found.has(itemKey(keys.follow(recipientId, owner)));
 }
 
 const mentionOf = (postId: string, authorId: string, recipientId: string): NewNotification =>
   ({ kind: 'MENTION', recipientId, actorId: authorId, cause: `MENTION#${postId}#${recipientId}`, postId });
 
 const mentionIds = (item: Item | undefined): string[] => (Array.isArray(item?.mentions) ? (item!.mentions as unknown[]).map(String) : []);
+
+/** The MENTION of a comment or reply: one cause per recipient and comment, beside its COMMENT or REPLY. */
+const commentMentionOf = (item: Item, recipientId: string): NewNotification =>
+  ({ kind: 'MENTION', recipientId, actorId: String(item.author), cause: `MENTION#${item.id}#${recipientId}`, postId: String(item.post), commentId: String(item.id) });
 
 /** A caption edit (its MENTIONS item): notifies the mentions it adds, removes the notifications of those it drops. */
 async function mentionEdit(c: Change): Promise<void> {
@@ -116,10 +134,11 @@ function causesOf(item: Item): NewNotification[] {
       const actorId = String(item.author);
       const commentId = String(item.id);
       const postId = String(item.post);
-      if (!item.parentComment) return [{ kind: 'COMMENT', recipientId: String(item.postAuthor), actorId, cause: `COMMENT#${commentId}`, postId, commentId }];
+      const mentioned = mentionIds(item).map((id) => commentMentionOf(item, id));
+      if (!item.parentComment) return [{ kind: 'COMMENT', recipientId: String(item.postAuthor), actorId, cause: `COMMENT#${commentId}`, postId, commentId }, ...mentioned];
       // A reply tells the author of the comment it is under, and the author of the reply it answers.
       const recipients = new Set([String(item.parentAuthor), ...(item.replyToAuthor ? [String(item.replyToAuthor)] : [])]);
-      return [...recipients].map((recipientId) => ({ kind: 'REPLY' as const, recipientId, actorId, cause: `REPLY#${commentId}`, postId, commentId }));
+      return [...[...recipients].map((recipientId) => ({ kind: 'REPLY' as const, recipientId, actorId, cause: `REPLY#${commentId}`, postId, commentId })), ...mentioned];
     }
     case 'POST':
       return mentionIds(item).map((id) => mentionOf(String(item.id), String(item.author), id));

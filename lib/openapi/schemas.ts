@@ -74,6 +74,7 @@ export const components: Record<string, Schema> = {
     post: { ...str, description: 'post identifier' },
     parentComment: { type: ['string', 'null'], description: 'the top-level comment of a reply; null on a top-level comment' },
     replyTo: { type: ['string', 'null'], description: 'what a reply answers; null on a top-level comment' },
+    mentions: ids('ids of the accounts the text mentions (neither deleted nor suspended), in order of first mention'),
     likes: ids('ids of users who liked the comment, newest first, at most 10 (likesCount is the total)'),
     likesCount: { ...int, description: 'the exact number of likes' },
     isLiked: { ...bool, description: 'whether the caller liked it (false in a moderator\'s report target)' },

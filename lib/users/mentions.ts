@@ -22,3 +22,8 @@ export async function mentionedIds(names: string[]): Promise<string[]> {
   const gone = await batchGet(ids.map((id) => keys.gone(id)), { projection: 'userId' });
   return ids.filter((id) => !gone.has(itemKey(keys.gone(id))));
 }
+
+/** The ids a text mentions: its names checked (400 on `field` past MAX_MENTIONS), then resolved. */
+export async function textMentions(text: string, field: string): Promise<string[]> {
+  return mentionedIds(mentionNames(text, field));
+}

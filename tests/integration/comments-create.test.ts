@@ -18,7 +18,7 @@ describe('POST /comments/create/{post_id}', () => {
       message: 'Comment created successfully',
       comment: {
         _id: expect.any(String), text: 'Nice shot 📷', author: commenter!.id, post: post.id,
-        parentComment: null, replyTo: null, likes: [], likesCount: 0, isLiked: false, repliesCount: 0,
+        parentComment: null, replyTo: null, mentions: [], likes: [], likesCount: 0, isLiked: false, repliesCount: 0,
         createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/), updatedAt: res.body.comment.createdAt,
       },
     });
@@ -125,7 +125,7 @@ describe('POST /comments/reply/{comment_id}', () => {
       success: true,
       message: 'Reply created successfully',
       data: {
-        _id: expect.any(String), text: 'answer', author: b!.id, post: post.id, parentComment: top._id, replyTo: top._id,
+        _id: expect.any(String), text: 'answer', author: b!.id, post: post.id, parentComment: top._id, replyTo: top._id, mentions: [],
         likes: [], likesCount: 0, isLiked: false, repliesCount: 0, createdAt: expect.any(String), updatedAt: res.body.data.createdAt,
       },
     });

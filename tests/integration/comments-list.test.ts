@@ -30,7 +30,7 @@ describe('GET /comments/replies/{comment_id}', () => {
       message: 'Replies retrieved successfully',
       data: {
         replies: [{
-          _id: r1._id, text: 'one', author: b!.id, post: post.id, parentComment: top._id, replyTo: top._id,
+          _id: r1._id, text: 'one', author: b!.id, post: post.id, parentComment: top._id, replyTo: top._id, mentions: [],
           likes: [a!.id], likesCount: 1, isLiked: true, repliesCount: 0, createdAt: r1.createdAt, updatedAt: r1.createdAt,
         }],
         pagination: { hasMore: true, nextCursor: r1.createdAt },
