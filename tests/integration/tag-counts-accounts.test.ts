@@ -95,11 +95,15 @@ describe('postsCount when an account changes', () => {
     // The job's first step again, and the private account's entry again: nothing moves.
     const job = { ...keys.job(TAG_RECOUNT_KIND, a.id), type: 'JOB', kind: TAG_RECOUNT_KIND, id: a.id, params: { userId: a.id }, cursor: '', steps: 0, createdAt: new Date().toISOString() };
     const entry = { ...tagEntryItem(tag, p1, a.id, true) };
-    expect(await consumer({ Records: [changeRecord('INSERT', job), changeRecord('INSERT', entry)] } as never)).toEqual({ batchItemFailures: [] });
-    expect(await tagPostsCount(tag)).toBe(1);
+    const again = async (n: number) => {
+      for (const record of [changeRecord('INSERT', entry), changeRecord('INSERT', job)]) {
+        expect(await consumer({ Records: [record] } as never)).toEqual({ batchItemFailures: [] });
+        expect(await tagPostsCount(tag)).toBe(n);
+      }
+    };
+    await again(1);
     await setPrivate(a, false);
     await settlesAt(b, tag, 2, a);
-    expect(await consumer({ Records: [changeRecord('INSERT', job), changeRecord('INSERT', entry)] } as never)).toEqual({ batchItemFailures: [] });
-    expect(await tagPostsCount(tag)).toBe(2);
+    await again(2);
   });
 });
