@@ -9,7 +9,7 @@ import * as f from '../../lib/users/fields';
 import { id } from '../../lib/fields';
 import { TABLE } from '../../lib/db/client';
 import { goPublicJob } from '../../lib/graph/go-public';
-import { tagRecountJob } from '../../lib/tags/recount';
+import { tagRecountJob } from '../../lib/tags/recount-job';
 
 export const editBody = z.strictObject({
   name: z.optional(f.name()),

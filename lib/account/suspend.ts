@@ -13,7 +13,7 @@ import type { TraceContext } from '../audit/context';
 import type { UserItem } from '../users/model';
 import { goneChanged, goneItem, unsuspended } from '../users/gone';
 import { getUser } from '../users/repo';
-import { tagRecountJob } from '../tags/recount';
+import { tagRecountJob } from '../tags/recount-job';
 
 /** Attempts of a suspension whose account's session epoch moved under it. */
 const SUSPEND_ATTEMPTS = 3;

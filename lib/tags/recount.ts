@@ -6,33 +6,30 @@
 // and the per-(tag, post) marker keeps each move exact when a record comes again.
 //
 // The writes that change the state (the profile edit of `isPrivate` either way, suspension,
-// unsuspension) put this job's item (id: the account) in their own transaction, overwritten
+// unsuspension, deletion) put this job's item (./recount-job.ts) (id: the account) in their own transaction, overwritten
 // with its cursor at the start, so the job starts over from the newest post whenever the state
 // changes again. Each step reads STEP_POSTS of the account's posts (GSI1, newest first), and
-// moves each tag of each toward the account's state as it reads it then. A deletion needs no
-// job: the account's cleanup deletes its posts, whose entries' REMOVE uncounts them.
+// moves each tag of each toward the account's state as it reads it then; for the posts of the
+// last 48 hours, the account's trending use of the tag too (lib/tags/trends.ts: taken out, or
+// recorded again at the post's hour). A deletion needs no job for postsCount: the account's
+// cleanup deletes its posts, whose entries' REMOVE uncounts them.
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from '../db/client';
-import type { TxItem } from '../db/transact';
-import type { JobItem, JobKind } from '../events/jobs';
+import type { JobKind } from '../events/jobs';
 import * as keys from '../keys';
 import { INDEX } from '../keys';
 import { accountCheck, moveCount, refreshDirectory } from './counts';
+import { dropUse, hourOf, recordUse } from './trends';
+import { TAG_RECOUNT_KIND } from './recount-job';
 
-export const TAG_RECOUNT_KIND = 'tag-recount';
+/** Posts younger than this can still count in trending (the ranking's 48 hours). */
+const TREND_WINDOW_MS = 48 * 3_600_000;
+
 /** Posts read per step: each tag of each is one small transaction. */
 export const STEP_POSTS = 25;
 
 export interface TagRecountParams extends Record<string, unknown> {
   userId: string;
-}
-
-/** The job's item, cursor at the start: a Put that overwrites a running one (the account's state changed again). */
-export function tagRecountJob(userId: string, createdAt: string): TxItem {
-  const item: JobItem = {
-    ...keys.job(TAG_RECOUNT_KIND, userId), type: 'JOB', kind: TAG_RECOUNT_KIND, id: userId, params: { userId }, cursor: '', steps: 0, createdAt,
-  };
-  return { op: { Put: { TableName: TABLE, Item: item } } };
 }
 
 export const tagRecountJobKind: JobKind<TagRecountParams> = {
@@ -49,7 +46,7 @@ export const tagRecountJobKind: JobKind<TagRecountParams> = {
       IndexName: INDEX.GSI1,
       KeyConditionExpression: 'GSI1PK = :pk',
       ExpressionAttributeValues: { ':pk': keys.postsOf(userId) },
-      ProjectionExpression: 'PK, SK, GSI1PK, GSI1SK, id, hashtags',
+      ProjectionExpression: 'PK, SK, GSI1PK, GSI1SK, hashtags, createdAt',
       ScanIndexForward: false,
       Limit: STEP_POSTS,
       ExclusiveStartKey: cursor ? JSON.parse(cursor) : undefined,
@@ -61,6 +58,9 @@ export const tagRecountJobKind: JobKind<TagRecountParams> = {
         // A count also needs the entry: a post that no longer carries the tag is not counted.
         const checks = counts ? [accountCheck(userId), { op: { ConditionCheck: { TableName: TABLE, Key: keys.tagEntry(tag, postId), ConditionExpression: 'attribute_exists(PK)' } } }] : [accountCheck(userId, false)];
         if (await moveCount(tag, postId, counts, checks)) touched.add(tag);
+        // Trending: the account's use of the tag, from its posts of the last 48 hours.
+        const at = Date.parse(String(post.createdAt));
+        if (Date.now() - at < TREND_WINDOW_MS) await (counts ? recordUse(tag, userId, hourOf(at)) : dropUse(tag, userId));
       }
     }
     if (touched.size) {

@@ -12,12 +12,15 @@ import { suspendAccount, unsuspendAccount } from '../../lib/account/suspend';
 import { getUser } from '../../lib/users/repo';
 import { tagEntryItem } from '../../lib/tags/entries';
 import { tagPostsCount } from '../../lib/tags/counts';
-import { STEP_POSTS, TAG_RECOUNT_KIND } from '../../lib/tags/recount';
+import { STEP_POSTS } from '../../lib/tags/recount';
+import { TAG_RECOUNT_KIND } from '../../lib/tags/recount-job';
 import { handler as consumer } from '../../functions/events/stream';
 import { handler as create } from '../../functions/posts/create';
 import { handler as tagH } from '../../functions/tags/get';
 import { handler as searchH } from '../../functions/tags/search';
 import { getItem } from '../support/db';
+import { computeTrends } from '../../lib/tags/trends';
+import { handler as deleteMe } from '../../functions/users/delete';
 
 let stream: TestStream;
 beforeAll(() => { stream = startTestStream(); });
@@ -105,5 +108,36 @@ describe('postsCount when an account changes', () => {
     await setPrivate(a, false);
     await settlesAt(b, tag, 2, a);
     await again(2);
+  });
+
+  it('uncounts the posts of a deleted account', async () => {
+    const [a, b] = await users(2);
+    const tag = uniqTag();
+    await post(a, `#${tag}`);
+    await post(b, `#${tag}`);
+    await settlesAt(b, tag, 2, a);
+    expect((await call(deleteMe, 'DELETE /users/me', { token: a.token, body: { password: a.password } })).status).toBe(200);
+    await settlesAt(b, tag, 1, a);
+  });
+});
+
+describe('trending when an account changes', () => {
+  const authors = async (tag: string) => (await computeTrends(Date.now())).find((t) => t.name === tag)?.authors ?? 0;
+  const authorsAre = (tag: string, n: number) => eventually(() => authors(tag), (x) => x === n, 20_000);
+
+  it('takes out an account going private or suspended and puts it back when it goes public or is unsuspended', async () => {
+    const [a, b, c, d, moderator] = await users(5);
+    const tag = uniqTag();
+    for (const u of [a, b, c, d]) await post(u, `#${tag}`);
+    await authorsAre(tag, 4);
+    await setPrivate(a, true);
+    await authorsAre(tag, 3);
+    expect(await suspendAccount((await getUser(b.id))!, moderator.id, trace(`s-${b.id}`), {})).toBe(true);
+    // Fewer than 3 accounts: no longer trending.
+    await authorsAre(tag, 0);
+    await setPrivate(a, false);
+    await authorsAre(tag, 3);
+    expect(await unsuspendAccount((await getUser(b.id))!, moderator.id, trace(`u-${b.id}`), {})).toBe(true);
+    await authorsAre(tag, 4);
   });
 });
