@@ -140,4 +140,13 @@ describe('trending when an account changes', () => {
     expect(await unsuspendAccount((await getUser(b.id))!, moderator.id, trace(`u-${b.id}`), {})).toBe(true);
     await authorsAre(tag, 4);
   });
+
+  it('takes out a deleted account', async () => {
+    const [a, b, c, d] = await users(4);
+    const tag = uniqTag();
+    for (const u of [a, b, c, d]) await post(u, `#${tag}`);
+    await authorsAre(tag, 4);
+    expect((await call(deleteMe, 'DELETE /users/me', { token: a.token, body: { password: a.password } })).status).toBe(200);
+    await authorsAre(tag, 3);
+  });
 });
