@@ -1,18 +1,19 @@
 // An account's posts in its tags' postsCount (contract section 19) follow the account: they
 // count while it is public and neither suspended nor deleted. Every (tag, post) move, the
 // entry's own (lib/tags/counts.ts) and this job's, is one transaction that also checks the
-// user item for the state it moves toward (countable(): public, not suspended, not deleted;
+// user item for the state it moves toward (accountCheck: public, not suspended, not deleted;
 // its negation for an uncount), so a move decided on a stale read fails and changes nothing,
 // and the per-(tag, post) marker keeps each move exact when a record comes again.
 //
 // The writes that change the state (the profile edit of `isPrivate` either way, suspension,
-// unsuspension, deletion) put this job's item (./recount-job.ts) (id: the account) in their own transaction, overwritten
-// with its cursor at the start, so the job starts over from the newest post whenever the state
-// changes again. Each step reads STEP_POSTS of the account's posts (GSI1, newest first), and
-// moves each tag of each toward the account's state as it reads it then; for the posts of the
-// last 48 hours, the account's trending use of the tag too (lib/tags/trends.ts: taken out, or
-// recorded again at the post's hour). A deletion needs no job for postsCount: the account's
-// cleanup deletes its posts, whose entries' REMOVE uncounts them.
+// unsuspension, deletion) put this job's item (./recount-job.ts, id: the account) in their own
+// transaction, overwritten with its cursor at the start, so the job starts over from the
+// newest post whenever the state changes again. Each step reads STEP_POSTS of the account's
+// posts (GSI1, newest first) and moves each tag of each toward the account's state as it reads
+// it then; for the posts of the last 48 hours, the account's trending use of the tag too
+// (lib/tags/trends.ts: taken out, or recorded again at the post's hour). After a deletion the
+// account's cleanup deletes its posts too (their entries' REMOVE finds nothing left to move);
+// once the user item is gone the job ends.
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from '../db/client';
 import type { JobKind } from '../events/jobs';
