@@ -16,6 +16,7 @@ import { mailReactions } from '../../lib/mail/reactions';
 import { goPublicJobKind } from '../../lib/graph/go-public';
 import { tagCountReactions } from '../../lib/tags/counts';
 import { trendReactions } from '../../lib/tags/trends';
+import { tagRecountJobKind } from '../../lib/tags/recount';
 import { liveReactions } from '../../lib/live/reactions';
 
 export const reactions: Reaction[] = [
@@ -28,7 +29,7 @@ export const reactions: Reaction[] = [
   ...tagCountReactions,
   ...trendReactions,
   ...liveReactions,
-  jobReaction([...feedJobs, ...accountJobs, goPublicJobKind]),
+  jobReaction([...feedJobs, ...accountJobs, goPublicJobKind, tagRecountJobKind]),
 ];
 
 export const handler = async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => react(event.Records ?? [], reactions);

@@ -9,6 +9,7 @@ import * as f from '../../lib/users/fields';
 import { id } from '../../lib/fields';
 import { TABLE } from '../../lib/db/client';
 import { goPublicJob } from '../../lib/graph/go-public';
+import { tagRecountJob } from '../../lib/tags/recount-job';
 
 export const editBody = z.strictObject({
   name: z.optional(f.name()),
@@ -32,6 +33,7 @@ export const handler = http({ body: editBody }, async ({ body, caller, trace, pa
   edges.catch(() => undefined);
   const { user, edges: seen } = await updateProfile({ userId: caller.userId, me: caller.user(), changes, imageMedia, edges, trace, payload: { params, body },
     goingPublic: () => [{ op: { Put: { TableName: TABLE, Item: goPublicJob({ userId: caller.userId, trace }, new Date().toISOString()) } } }],
+    privacyChanged: () => [tagRecountJob(caller.userId, new Date().toISOString())],
   });
   return { body: { message: 'Profile updated successfully', user: toBaseUser(user, seen, true) } };
 });

@@ -15,6 +15,7 @@ import { ConditionFailed } from '../db/transact';
 import { getUser } from '../users/repo';
 import { goneChanged, goneItem } from '../users/gone';
 import { SWEEP_KINDS, jobItem, type AccountParams } from './jobs';
+import { tagRecountJob } from '../tags/recount-job';
 
 /** Attempts of the deletion when a racing profile edit moved what it releases. */
 const NAME_ATTEMPTS = 3;
@@ -61,6 +62,8 @@ async function deleteOnce(user: UserItem, trace: TraceContext, payload: Record<s
       goneItem(user.id, 'deleted', now, SWEEP_KINDS.map((s) => s.kind)),
       goneChanged(),
       ...SWEEP_KINDS.filter((s) => !s.after).map((s) => ({ op: { Put: { TableName: TABLE, Item: jobItem(s.kind, params, now) } } })),
+      // Contract section 19: its posts leave the tags' counts and trending at once (the cleanup deletes them later).
+      tagRecountJob(user.id, now),
     ],
   });
 }

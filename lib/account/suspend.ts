@@ -13,6 +13,7 @@ import type { TraceContext } from '../audit/context';
 import type { UserItem } from '../users/model';
 import { goneChanged, goneItem, unsuspended } from '../users/gone';
 import { getUser } from '../users/repo';
+import { tagRecountJob } from '../tags/recount-job';
 
 /** Attempts of a suspension whose account's session epoch moved under it. */
 const SUSPEND_ATTEMPTS = 3;
@@ -55,6 +56,8 @@ async function suspendOnce(user: UserItem, moderatorId: string, trace: TraceCont
     extra: [
       goneItem(user.id, 'suspended', now),
       goneChanged(),
+      // Contract section 19: its posts leave the tags' postsCount.
+      tagRecountJob(user.id, now),
       ...extra,
     ],
   });
@@ -75,6 +78,7 @@ export async function unsuspendAccount(user: UserItem, moderatorId: string, trac
     },
     unsuspended(user.id, () => new NotFound('user')),
     goneChanged(),
+    tagRecountJob(user.id, new Date().toISOString()),
     logItem(trace, {
       type: 'USER_UNSUSPENDED',
       description: `Moderator ${moderatorId} lifted the suspension of user @${user.username}.`,

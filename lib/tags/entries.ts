@@ -1,8 +1,8 @@
 // A tagged post's entries on its tags' pages (contract section 19): written and removed in the
 // post's own transaction (creation, caption edit, deletion), so a page never shows a post
-// that is gone or no longer carries the tag. `counted`: the post counts in the tag's postsCount
-// (its author was public when the entry was written); the stream moves the counters
-// (lib/tags/counts.ts).
+// that is gone or no longer carries the tag. `counted`: its author was public when the entry
+// was written (informative: the stream counts the entry by the author's state when it moves the
+// counters, lib/tags/counts.ts, and the recount job follows the account, lib/tags/recount.ts).
 import { TABLE } from '../db/client';
 import type { TxItem } from '../db/transact';
 import * as keys from '../keys';

@@ -8,7 +8,10 @@
 //   account from its old hour's counter to the new one, in one transaction conditional on the
 //   use item as read, so a record delivered again (its hour already there) changes nothing and
 //   an account counts once however often it uses the tag. Only posts of public accounts that
-//   are neither suspended nor deleted count. Both items expire after TREND_KEEP_HOURS.
+//   are neither suspended nor deleted count: an account that goes private or is suspended is
+//   taken out (dropUse), and put back from its posts of the last 48 hours when it goes public
+//   or is unsuspended, by its recount job (lib/tags/recount.ts). Both items expire after
+//   TREND_KEEP_HOURS.
 // - ranking: the 48 hours' counter partitions are read (one Query each, in parallel) at most
 //   every TRENDS_INTERVAL_SECONDS, by the first GET after the last ranking went stale, and kept
 //   as one item (keys.trends) that every other GET reads.
@@ -16,7 +19,7 @@
 // Hours are UTC hours (`YYYY-MM-DDTHH`): "the last 24 hours" is the current hour and the 23
 // before it. The day before is counted by latest use: an account that used the tag on both
 // days counts in the last 24 hours only (docs/ARCHITECTURE.md, "Trending").
-import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from '../db/client';
 import { batchGet, itemKey } from '../db/batch';
 import { ConditionFailed, transact, type TxItem } from '../db/transact';
@@ -54,7 +57,7 @@ export function rankTrends(candidates: TrendCandidate[], limit = TREND_LIMIT): {
 }
 
 /** Records that `userId` used `tag` in `hour` (idempotent). */
-async function recordUse(tag: string, userId: string, hour: string, attempt = 1): Promise<void> {
+export async function recordUse(tag: string, userId: string, hour: string, attempt = 1): Promise<void> {
   const use = keys.trendUse(tag, userId);
   const held = (await db.send(new GetCommand({ TableName: TABLE, Key: use, ConsistentRead: true }))).Item as { hour?: string } | undefined;
   if (held?.hour && held.hour >= hour) return;
@@ -89,6 +92,39 @@ async function recordUse(tag: string, userId: string, hour: string, attempt = 1)
     // Another use of the same account and tag moved it meanwhile: read again.
     if (!(err instanceof ConditionFailed) || attempt >= 5) throw err;
     await recordUse(tag, userId, hour, attempt + 1);
+  }
+}
+
+/**
+ * Takes `userId` out of `tag`'s trending counts (its account no longer counts: lib/tags/
+ * recount.ts): the use item goes, and its hour's counter loses one, in one transaction
+ * conditional on the hour read (idempotent: a second call finds no use item).
+ */
+export async function dropUse(tag: string, userId: string, attempt = 1): Promise<void> {
+  const use = keys.trendUse(tag, userId);
+  const held = (await db.send(new GetCommand({ TableName: TABLE, Key: use, ConsistentRead: true }))).Item as { hour?: string } | undefined;
+  if (!held?.hour) return;
+  try {
+    await transact([
+      { op: { Delete: { TableName: TABLE, Key: use, ConditionExpression: '#h = :old', ExpressionAttributeNames: { '#h': 'hour' }, ExpressionAttributeValues: { ':old': held.hour } } } },
+      {
+        op: {
+          Update: {
+            TableName: TABLE, Key: keys.trendCounter(held.hour, tag), UpdateExpression: 'ADD authors :by',
+            // A counter already expired is not brought back.
+            ConditionExpression: 'attribute_exists(PK)', ExpressionAttributeValues: { ':by': -1 },
+          },
+        },
+      },
+    ]);
+  } catch (err) {
+    if (!(err instanceof ConditionFailed) || attempt >= 5) throw err;
+    // The counter is gone (expired): the use item alone goes.
+    if (err.index === 1) {
+      await db.send(new DeleteCommand({ TableName: TABLE, Key: use, ConditionExpression: '#h = :old', ExpressionAttributeNames: { '#h': 'hour' }, ExpressionAttributeValues: { ':old': held.hour } })).catch(() => undefined);
+      return;
+    }
+    await dropUse(tag, userId, attempt + 1);
   }
 }
 

@@ -26,6 +26,8 @@ export interface ProfileEdit {
   payload: Record<string, unknown>;
   /** Items of the same transaction when the edit makes a private account public (contract section 18: its pending requests are approved by a job). */
   goingPublic?: () => TxItem[];
+  /** Items of the same transaction when the edit turns `isPrivate` either way (contract section 19: its posts leave or join the tags' postsCount). */
+  privacyChanged?: () => TxItem[];
 }
 
 /** The edit applied: the user item as written and its edges. */
@@ -42,6 +44,7 @@ export async function updateProfile(e: ProfileEdit): Promise<{ user: UserItem; e
       const replaced = changes.image !== undefined && changes.image !== current.image ? await profileMediaOf(current.image, e.userId) : undefined;
       const extra: TxItem[] = [...(media ? takeMedia([media], 'profile', 'imageMedia') : []), ...(replaced ? releaseProfileMedia(replaced.id, e.userId) : [])];
       if (current.isPrivate === true && changes.isPrivate === false && e.goingPublic) extra.push(...e.goingPublic());
+      if (changes.isPrivate !== undefined && changes.isPrivate !== (current.isPrivate === true) && e.privacyChanged) extra.push(...e.privacyChanged());
       const [user, edges] = await Promise.all([editProfile(current, changes, e.trace, e.payload, extra), e.edges]);
       if (replaced) await removeReplacedMedia(replaced);
       return { user, edges };
