@@ -32,6 +32,9 @@ describe('redact', () => {
       .toEqual({ body: { challenge: REDACTED, code: REDACTED, password: REDACTED }, secret: REDACTED, recoveryCodes: REDACTED, otpauthUrl: REDACTED, pendingSecret: REDACTED });
     // Only a key that is exactly "code" is a code: an error's code or a post code stays.
     expect(redact({ errorCode: 'X', postcode: '1000' })).toEqual({ errorCode: 'X', postcode: '1000' });
+    // A refused request's record keeps its error's code (the envelope's), not a body's code.
+    expect(redact({ error: { status: 400, code: 'VALIDATION_ERROR' }, body: { code: '123456' } }))
+      .toEqual({ error: { status: 400, code: 'VALIDATION_ERROR' }, body: { code: REDACTED } });
   });
 
   it('leaves ordinary values alone and does not modify its input', () => {
