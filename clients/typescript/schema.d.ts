@@ -8769,7 +8769,14 @@ export interface operations {
         /** @description JSON, at most 100 KiB. Text is trimmed before it is checked; lengths count Unicode code points. Unknown fields are refused. */
         requestBody: {
             content: {
-                /** @example {} */
+                /**
+                 * @example {
+                 *       "caption": "The harbour at dusk, #sailing with @ada.lovelace.",
+                 *       "altText": [
+                 *         "Boats moored in a harbour at sunset."
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     /** @description one description per image, in the order of the images (exactly as many as there are images), each trimmed, 0-1500 characters; "" for none */
                     altText?: string[];

@@ -203,6 +203,7 @@ const BY_NAME: Record<string, unknown> = {
 export const BODY_EXAMPLES: Record<string, unknown> = {
   'POST /posts/create': { image: JSON.stringify([IMAGE_URL]), caption: 'The harbour at dusk.' },
   'POST /users/profile/edit': { bio: 'Notes on the analytical engine.', gender: 'female' },
+  'POST /posts/edit/{post_id}': { caption: 'The harbour at dusk, #sailing with @ada.lovelace.', altText: ['Boats moored in a harbour at sunset.'] },
   'POST /comments/reply/{comment_id}': { text: 'Agreed!', replyTo: REPLY },
   'POST /reports': { targetType: 'post', targetId: POST, reason: 'spam', note: 'Repeated links to the same shop.' },
   'POST /moderation/reports/{report_id}/resolve': { action: 'remove', note: 'Spam.' },

@@ -18,29 +18,30 @@ const { db } = require('../../lib/db/client') as typeof import('../../lib/db/cli
 const { handler: password } = require('../../functions/auth/password') as typeof import('../../functions/auth/password');
 const { handler: deleteMe } = require('../../functions/users/delete') as typeof import('../../functions/users/delete');
 const { handler: me } = require('../../functions/users/me') as typeof import('../../functions/users/me');
-// The module object itself, whose scrypt lib/users/password.ts calls.
-const nodeCrypto = require('node:crypto') as typeof import('node:crypto');
+// The module object itself, whose hashRaw lib/users/password.ts calls (Argon2id).
+const argon2 = require('@node-rs/argon2') as typeof import('@node-rs/argon2');
 /* eslint-enable @typescript-eslint/no-require-imports */
 export {};
 
 const whoAmI = (token: string) => call(me, 'GET /users/me', { token });
 
 /**
- * The order in which scrypt computations started and ended during `run`, and `answered` when
- * it resolved. `slowFirst`: the first computation's result is held back that many ms.
+ * The order in which password hash computations (Argon2id's hashRaw, a check and a new hash
+ * alike) started and ended during `run`, and `answered` when it resolved. `slowFirst`: the
+ * first computation's result is held back that many ms.
  */
-async function scryptOrder(run: () => Promise<unknown>, slowFirst = 0): Promise<string[]> {
+async function hashOrder(run: () => Promise<unknown>, slowFirst = 0): Promise<string[]> {
   const order: string[] = [];
-  const real = nodeCrypto.scrypt;
+  const real = argon2.hashRaw;
   let n = 0;
-  const spy = jest.spyOn(nodeCrypto, 'scrypt').mockImplementation(((...args: unknown[]) => {
+  const spy = jest.spyOn(argon2, 'hashRaw').mockImplementation((async (...args: Parameters<typeof real>) => {
     const id = ++n;
     order.push(`start ${id}`);
-    const cb = args.pop() as (err: Error | null, key: Buffer) => void;
-    return (real as (...a: unknown[]) => void)(...args, (err: Error | null, key: Buffer) => {
-      setTimeout(() => { order.push(`end ${id}`); cb(err, key); }, id === 1 ? slowFirst : 0);
-    });
-  }) as typeof nodeCrypto.scrypt);
+    const key = await real(...args);
+    await new Promise((r) => setTimeout(r, id === 1 ? slowFirst : 0));
+    order.push(`end ${id}`);
+    return key;
+  }) as typeof real);
   try {
     await run();
     order.push('answered');
@@ -54,7 +55,7 @@ describe('POST /auth/password', () => {
   it('hashes the new password while the current one is checked: both computations run at once', async () => {
     const u = await makeUser();
     let status = 0;
-    const order = await scryptOrder(async () => {
+    const order = await hashOrder(async () => {
       status = (await call(password, 'POST /auth/password', { token: u.token, body: { currentPassword: u.password, newPassword: 'a new password here' } })).status;
     });
     expect(status).toBe(200);
@@ -122,7 +123,7 @@ describe('POST /auth/password', () => {
     let status = 0;
     // The new password's hash (the first computation) is held back well past the check's
     // answer: the 401 must still wait for it.
-    const order = await scryptOrder(async () => {
+    const order = await hashOrder(async () => {
       status = (await call(password, 'POST /auth/password', { token: u.token, body: { currentPassword: 'not it at all', newPassword: 'whatever new' } })).status;
     }, 400);
     expect(status).toBe(401);
