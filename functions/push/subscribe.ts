@@ -4,6 +4,7 @@ import { config } from '../../lib/config';
 import { ValidationError } from '../../lib/errors';
 import { endpointProblem } from '../../lib/live/endpoint';
 import { NOTIFICATION_TYPES, subscribe, view } from '../../lib/live/subscriptions';
+import { logItem } from '../../lib/audit/records';
 
 // Unpadded base64url, as a browser's PushSubscription.toJSON() gives it: 87 characters for the
 // 65-byte uncompressed P-256 point (0x04 first), 22 for the 16-byte auth secret.
@@ -21,12 +22,12 @@ export const body = z.strictObject({
   types: z.optional(z.array(z.enum(NOTIFICATION_TYPES)).check(z.minLength(1), z.maxLength(NOTIFICATION_TYPES.length))),
 });
 
-export const handler = http({ body }, async ({ body, caller }) => {
+export const handler = http({ body }, async ({ body, caller, trace }) => {
   const problem = endpointProblem(body.endpoint, config.stage === 'local');
   if (problem) throw ValidationError.field('endpoint', problem);
   await caller.user();
   const item = await subscribe(caller.userId, caller.sessionId, {
     endpoint: body.endpoint, p256dh: body.keys.p256dh, auth: body.keys.auth, types: [...new Set(body.types ?? NOTIFICATION_TYPES)],
-  });
+  }, logItem(trace, { type: 'PUSH_SUBSCRIBED', description: 'A Web Push subscription was added.', actorId: caller.userId, payload: { types: body.types ?? null } }));
   return { status: 201, body: { subscription: view(item) } };
 });

@@ -32,7 +32,8 @@ export async function subscriptionsOf(userId: string): Promise<PushItem[]> {
   return out;
 }
 
-export async function subscribe(userId: string, sessionId: string, s: { endpoint: string; p256dh: string; auth: string; types: string[] }): Promise<PushItem> {
+/** Subscribes; `log` is the trace record written in the same transaction (contract section 9). */
+export async function subscribe(userId: string, sessionId: string, s: { endpoint: string; p256dh: string; auth: string; types: string[] }, log?: TxItem): Promise<PushItem> {
   const existing = await subscriptionsOf(userId);
   const replaced = existing.filter((e) => e.endpoint === s.endpoint);
   const others = existing.filter((e) => e.endpoint !== s.endpoint);
@@ -45,15 +46,16 @@ export async function subscribe(userId: string, sessionId: string, s: { endpoint
   const ops: TxItem[] = [
     { op: { Put: { TableName: TABLE, Item: item } } },
     ...[...replaced, ...dropped].map((e): TxItem => ({ op: { Delete: { TableName: TABLE, Key: { PK: e.PK, SK: e.SK } } } })),
+    ...(log ? [log] : []),
   ];
   await transact(ops);
   return item;
 }
 
-/** Removes one of the user's subscriptions; false when it has none of that id. */
-export async function unsubscribe(userId: string, id: string): Promise<boolean> {
+/** Removes one of the user's subscriptions, with its trace record (`log`); false when it has none of that id. */
+export async function unsubscribe(userId: string, id: string, log?: TxItem): Promise<boolean> {
   try {
-    await transact([{ op: { Delete: { TableName: TABLE, Key: keys.pushSubscription(userId, id), ConditionExpression: 'attribute_exists(PK)' } } }]);
+    await transact([{ op: { Delete: { TableName: TABLE, Key: keys.pushSubscription(userId, id), ConditionExpression: 'attribute_exists(PK)' } } }, ...(log ? [log] : [])]);
     return true;
   } catch (err) {
     if (err instanceof ConditionFailed) return false;

@@ -71,7 +71,9 @@ describe('live messages', () => {
     await mute(mutingReader, author);
     const [r, a, m] = [await connect(reader), await connect(author), await connect(mutingReader)];
     const post = await makePost(author);
-    await until(() => got(r, 'feed'), (v) => v.length === 1);
+    // Two passes of the stream (the post's fan-out, then its feed entry): a liveness bound for a
+    // loaded 2-core machine, not the contract's timing (that is the bench's).
+    await eventually(async () => got(r, 'feed'), (v) => v.length === 1, 30_000);
     expect(got(r, 'feed')).toEqual([{ type: 'feed', data: { postId: post._id, author: author.id } }]);
     expect(got(a, 'feed')).toEqual([]);
     expect(got(m, 'feed')).toEqual([]);
@@ -109,6 +111,9 @@ describe('costs', () => {
 
   it('costs one Query for a user with no connection and no subscription', async () => {
     const [me, fan] = await users(2);
+    // The stream's own reactions to the registrations (verification mail) are done first: they
+    // would be counted too.
+    await stream.poller.idle();
     const { inputs } = await requestsOf(() => run(change(notification(me, fan))));
     expect(inputs).toHaveLength(1);
     expect(inputs[0]).toMatchObject({ KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': keys.live(me.id) } });
@@ -122,6 +127,7 @@ describe('costs', () => {
     // Stored as listed (the reaction checks it is still there), under another type so that this
     // file's own stream leaves it alone: the reaction below is the only one to send it.
     await db.send(new PutCommand({ TableName: TABLE, Item: { ...item, type: 'NOTIFICATION_COPY' } }));
+    await stream.poller.idle();
     const before = gw.posts;
     const { inputs } = await requestsOf(() => run(change(item)));
     expect(inputs.filter((i) => 'KeyConditionExpression' in i)).toHaveLength(1);

@@ -62,9 +62,9 @@ describe('search terms', () => {
 });
 
 describe('passwords', () => {
-  it('hashes with scrypt and verifies only the right password', async () => {
+  it('hashes with Argon2id at OWASP\'s minimum and verifies only the right password', async () => {
     const hash = await hashPassword('correct horse');
-    expect(hash).toMatch(/^scrypt\$16384\$8\$1\$/);
+    expect(hash).toMatch(/^argon2id\$19456\$2\$1\$/);
     expect(hash).not.toContain('correct horse');
     expect(await verifyPassword('correct horse', hash)).toBe(true);
     expect(await verifyPassword('correct horsE', hash)).toBe(false);

@@ -9,7 +9,7 @@ describe('saltOf', () => {
     expect(parts).toHaveLength(6);
     expect(saltOf(stored)).toBe(parts.slice(0, 5).join('$'));
     expect(saltOf(stored)).not.toContain(parts[5]);
-    expect(saltOf(DUMMY_HASH)).toBe('scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA==');
+    expect(saltOf(DUMMY_HASH)).toBe('argon2id$19456$2$1$AAAAAAAAAAAAAAAAAAAAAA==');
   });
 
   it('is undefined for anything else', () => {
