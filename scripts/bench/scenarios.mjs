@@ -307,7 +307,7 @@ export const scenarios = [
     },
   },
   // E-mail (contract section 16). forgot answers the same for a known and an unknown address
-  // (one Put each, by construction); the stream does the rest, outside the measured request.
+  // (the same transaction of two Puts each, by construction); the stream does the rest, outside the measured request.
   {
     route: 'POST /auth/password/forgot', variant: 'known address', kind: 'write', status: 202,
     request: (ctx, k) => ({ body: { email: ctx.user(k * 13 + 8).email } }),
