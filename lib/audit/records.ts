@@ -12,6 +12,9 @@ import { noChange, type StateDiff } from './diff';
 
 export type LogLevel = 'INFO' | 'WARN' | 'ERROR';
 
+/** The actor of a record no account can be named for (a refused token, a public request). */
+export const ANONYMOUS = 'anonymous';
+
 export interface LogEntry {
   type: string; // UPPER_SNAKE, e.g. POST_CREATED
   description: string;

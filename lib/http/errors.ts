@@ -4,7 +4,7 @@
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { ApiError, InternalError, InvalidJson, Unauthorized, UnsupportedMediaType, ValidationError } from '../errors';
 import { logger } from '../log';
-import { writeLog } from '../audit/records';
+import { ANONYMOUS, writeLog } from '../audit/records';
 import { cutBody } from '../audit/redact';
 import { authenticate } from './auth';
 import { state, type Middleware, type MiddyRequest } from './state';
@@ -56,7 +56,7 @@ async function recordFailure(request: MiddyRequest, err: ApiError): Promise<void
     level: err.status >= 500 ? 'ERROR' : 'WARN',
     type: err.status >= 500 ? 'REQUEST_FAILED' : 'REQUEST_REFUSED',
     description: `${route} was answered ${err.status} ${err.code}: ${err.message}`,
-    actorId: actorId ?? 'anonymous',
+    actorId: actorId ?? ANONYMOUS,
     payload: {
       route,
       params: request.event.pathParameters ?? {},
