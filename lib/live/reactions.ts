@@ -5,7 +5,9 @@
 // - `unread`: the recipient's NOTIF_STATE item changed its count (a notification added or
 //   removed, everything marked read): the count GET /notifications answers;
 // - `feed`: the fan-out copied a followed author's new post into the reader's home feed (its
-//   entries carry `fanout`; the author's own entry and a follow's backfill do not).
+//   entries carry `fanout`; the author's own entry and a follow's backfill do not). A backfill
+//   that runs late (its follow's change read in the post's batch) may write the entry first:
+//   the fan-out's put is then a MODIFY that adds the mark, and tells the reader just the same.
 // And what ends them: a SESSION item removed (logout, session deletion, refresh-token reuse, a
 // password change's purge, its expiry) closes that session's connections and deletes its
 // push subscriptions; a GONE item put (suspension, deletion) closes all of the account's.
@@ -116,7 +118,7 @@ export const liveReactions: Reaction[] = [
   },
   {
     name: 'live-feed',
-    matches: (c) => c.event === 'INSERT' && typeOf(c) === 'HOME' && c.newImage?.fanout === true,
+    matches: (c) => (c.event === 'INSERT' || c.event === 'MODIFY') && typeOf(c) === 'HOME' && c.newImage?.fanout === true && c.oldImage?.fanout !== true,
     run: (c) => onFeedEntry(c.PK.slice(keys.homeFeed('').length), c.SK, String(c.newImage!.authorId)),
   },
   {

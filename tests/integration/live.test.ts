@@ -13,6 +13,7 @@ import type { TestUser } from '../support/factories';
 import * as keys from '../../lib/keys';
 import { db, TABLE } from '../../lib/db/client';
 import { putConnection } from '../../lib/live/connections';
+import { homeEntry } from '../../lib/posts/home-entry';
 import { liveReactions } from '../../lib/live/reactions';
 import type { Change } from '../../lib/events/changes';
 import { handler as listH } from '../../functions/notifications/list';
@@ -77,6 +78,24 @@ describe('live messages', () => {
     expect(got(r, 'feed')).toEqual([{ type: 'feed', data: { postId: post._id, author: author.id } }]);
     expect(got(a, 'feed')).toEqual([]);
     expect(got(m, 'feed')).toEqual([]);
+  });
+
+  it("tells the reader when a follow's late backfill wrote the new post's entry before the fan-out", async () => {
+    const [reader, author] = await users(2);
+    const r = await connect(reader);
+    const post = await makePost(author); // no follower yet: its fan-out writes nothing
+    await stream.poller.idle();
+    // The backfill's entry (no mark), then the fan-out's over it: a MODIFY that adds the mark.
+    await db.send(new PutCommand({ TableName: TABLE, Item: homeEntry(reader.id, post._id, author.id) }));
+    await stream.poller.idle();
+    expect(got(r, 'feed')).toEqual([]);
+    await db.send(new PutCommand({ TableName: TABLE, Item: { ...homeEntry(reader.id, post._id, author.id), fanout: true } }));
+    await until(() => got(r, 'feed'), (v) => v.length === 1);
+    expect(got(r, 'feed')).toEqual([{ type: 'feed', data: { postId: post._id, author: author.id } }]);
+    // A change of an entry that already had the mark tells nobody again.
+    await db.send(new PutCommand({ TableName: TABLE, Item: { ...homeEntry(reader.id, post._id, author.id), fanout: true, seen: 1 } }));
+    await stream.poller.idle();
+    expect(got(r, 'feed')).toHaveLength(1);
   });
 });
 
