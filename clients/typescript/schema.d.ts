@@ -6050,11 +6050,11 @@ export interface operations {
                      *         "contentType": "image/jpeg",
                      *         "width": 1080,
                      *         "height": 720,
-                     *         "url": "https://cdn.example.com/media/01JQ94A5B6C7D8E9F0G1H2J3KM/full.jpg",
+                     *         "url": "https://cdn.example.com/media/01JQ94A5B6C7D8E9F0G1H2J3KM/q3H0xWbQ2c9fZkLr7vN1sA/original.jpg",
                      *         "variants": {
-                     *           "320": "https://cdn.example.com/media/01JQ94A5B6C7D8E9F0G1H2J3KM/320.jpg",
-                     *           "640": "https://cdn.example.com/media/01JQ94A5B6C7D8E9F0G1H2J3KM/640.jpg",
-                     *           "1080": "https://cdn.example.com/media/01JQ94A5B6C7D8E9F0G1H2J3KM/1080.jpg"
+                     *           "320": "https://cdn.example.com/media/01JQ94A5B6C7D8E9F0G1H2J3KM/q3H0xWbQ2c9fZkLr7vN1sA/320.jpg",
+                     *           "640": "https://cdn.example.com/media/01JQ94A5B6C7D8E9F0G1H2J3KM/q3H0xWbQ2c9fZkLr7vN1sA/640.jpg",
+                     *           "1080": "https://cdn.example.com/media/01JQ94A5B6C7D8E9F0G1H2J3KM/q3H0xWbQ2c9fZkLr7vN1sA/1080.jpg"
                      *         },
                      *         "reason": null,
                      *         "createdAt": "2026-03-14T15:09:26.535Z",

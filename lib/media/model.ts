@@ -38,6 +38,8 @@ export interface MediaItem {
   url: string | null;
   variants: Record<VariantName, string> | null;
   reason: string | null;
+  /** The path segment of its images' keys (lib/media/storage.ts newMediaSecret); absent only on an upload issued before it existed, which processing gives one. */
+  secret?: string;
   /** Object keys in the bucket of the processed images (deleted with the media). */
   objectKeys?: string[];
   /** What uses it: `post#<id>` or `profile`; absent while unused. */

@@ -2,7 +2,7 @@
 // everything the storage let through is checked again here (the real size, the real type
 // from the bytes, the pixel count), so a lax storage (the local server accepts unsigned
 // writes) never lets a bad file through. A ready media's images are written under
-// `media/<id>/`, tagged unused (the bucket's lifecycle rule expires them after a day unless
+// `media/<id>/<secret>/`, tagged unused (the bucket's lifecycle rule expires them after a day unless
 // a post or profile takes them); the raw upload is deleted either way. The item moves from
 // `pending` once, under a condition, so a repeated or concurrent event changes nothing, and
 // bytes written to the key once it has moved are deleted without being read.
@@ -13,7 +13,7 @@ import { logItem } from '../audit/records';
 import { diffState } from '../audit/diff';
 import { logger } from '../log';
 import type { TraceContext } from '../audit/context';
-import { deleteObjects, publicUrl, putImage, readObject, UPLOAD_KEY, uploadKey, variantKey } from './storage';
+import { deleteObjects, newMediaSecret, publicUrl, putImage, readObject, UPLOAD_KEY, uploadKey, variantKey } from './storage';
 import { EXTENSIONS, getMedia, MAX_UPLOAD_BYTES, type MediaItem, type VariantName } from './model';
 import { auditableMedia } from './uploads';
 import { REASONS, render } from './render';
@@ -89,7 +89,8 @@ export async function processUpload(key: string): Promise<ProcessOutcome> {
     outcome = 'rejected';
   } else {
     const ext = EXTENSIONS[item.contentType];
-    const stored = result.images.map((img) => ({ ...img, key: variantKey(mediaId, img.name, ext) }));
+    const secret = item.secret ?? newMediaSecret();
+    const stored = result.images.map((img) => ({ ...img, key: variantKey(mediaId, secret, img.name, ext) }));
     await Promise.all(stored.map((img) => putImage(img.key, img.data, item.contentType)));
     const url = (name: string) => publicUrl(stored.find((s) => s.name === name)!.key);
     const variants = { 1080: url('1080'), 640: url('640'), 320: url('320') } as Record<VariantName, string>;

@@ -1,6 +1,7 @@
 // The media bucket: presigned uploads, object reads and writes (through the small S3
 // client of ./s3.ts). Deployed it is the stage's private bucket (served through CloudFront);
 // locally the S3-compatible server of `npm start` (scripts/lib/local-s3.mjs), path-style on loopback.
+import { randomBytes } from 'node:crypto';
 import { config } from '../config';
 import { deleteObject, getObject, presignPut, putObject, putObjectTagging } from './s3';
 
@@ -9,8 +10,17 @@ const media = config.media;
 /** Raw uploads: written by clients, read once by processing, deleted after it (and by the lifecycle rule after a day). */
 export const uploadKey = (mediaId: string) => `uploads/${mediaId}`;
 export const UPLOAD_KEY = /^uploads\/([0-9A-HJKMNP-TV-Z]{26})$/;
+/**
+ * A media's secret: the path segment of its images that makes their URLs unguessable
+ * (contract section 12: at least 128 random bits in every image URL). The id alone is not
+ * enough: a ULID has 80 random bits, and ids issued in the same millisecond count up from
+ * one another (lib/ids.ts), so a private account's image next to a known one could be found.
+ */
+export const newMediaSecret = () => randomBytes(16).toString('base64url');
+/** 16 bytes in base64url, unpadded. */
+export const MEDIA_SECRET = /^[A-Za-z0-9_-]{22}$/;
 /** Processed images: the only objects the CDN serves. */
-export const variantKey = (mediaId: string, name: string, ext: string) => `media/${mediaId}/${name}.${ext}`;
+export const variantKey = (mediaId: string, secret: string, name: string, ext: string) => `media/${mediaId}/${secret}/${name}.${ext}`;
 export const publicUrl = (key: string) => `${media.publicUrl}/${key}`;
 
 /** The object tag the bucket's lifecycle rule expires after a day; set to "used" when a post or profile takes the media. */

@@ -8,7 +8,7 @@ import { idTime, newId } from '../ids';
 import { logItem } from '../audit/records';
 import { diffState } from '../audit/diff';
 import type { TraceContext } from '../audit/context';
-import { presignUpload } from './storage';
+import { newMediaSecret, presignUpload } from './storage';
 import { admitUpload, withdrawUpload } from './upload-rate';
 import { UNUSED_MEDIA_TTL_SECONDS, UPLOAD_TTL_SECONDS, type MediaItem, type MediaType } from './model';
 
@@ -47,6 +47,7 @@ export async function buildUpload(ownerId: string, contentType: MediaType, size:
     url: null,
     variants: null,
     reason: null,
+    secret: newMediaSecret(),
     traceId: trace.traceId,
     scenarioId: trace.scenarioId,
     stepId: trace.stepId,

@@ -63,10 +63,17 @@ export async function markObjectsUsed(items: MediaItem[]): Promise<void> {
   }
 }
 
+/** A media's images by what names them in the bucket (variantKey). */
+export interface MediaImages {
+  id: string;
+  secret: string;
+  ext: string;
+}
+
 /** The media whose 320 variant `url` is, when it is one of ours (a profile image from imageMedia). */
-export function mediaOfUrl(url: string): { id: string; ext: string } | undefined {
-  const m = /^media\/([0-9A-HJKMNP-TV-Z]{26})\/320\.(jpg|png|webp)$/.exec(url.startsWith(publicUrl('')) ? url.slice(publicUrl('').length) : '');
-  return m ? { id: m[1]!, ext: m[2]! } : undefined;
+export function mediaOfUrl(url: string): MediaImages | undefined {
+  const m = /^media\/([0-9A-HJKMNP-TV-Z]{26})\/([A-Za-z0-9_-]{22})\/320\.(jpg|png|webp)$/.exec(url.startsWith(publicUrl('')) ? url.slice(publicUrl('').length) : '');
+  return m ? { id: m[1]!, secret: m[2]!, ext: m[3]! } : undefined;
 }
 
 /**
@@ -75,7 +82,7 @@ export function mediaOfUrl(url: string): { id: string; ext: string } | undefined
  * a profile may show a URL of our storage that is someone else's media, one of the owner's
  * posts' or one not taken: those are not the profile's to give back, and are left alone.
  */
-export async function profileMediaOf(url: string, ownerId: string): Promise<{ id: string; ext: string } | undefined> {
+export async function profileMediaOf(url: string, ownerId: string): Promise<MediaImages | undefined> {
   const m = mediaOfUrl(url);
   if (!m) return undefined;
   const item = (await batchGet<MediaItem>([keys.media(m.id)], { projection: '#owner, usedBy', names: { '#owner': 'owner' } })).get(itemKey(keys.media(m.id)));
@@ -103,9 +110,9 @@ export function releaseProfileMedia(mediaId: string, ownerId: string): TxItem[] 
 }
 
 /** The images of a replaced profile media, after the edit committed. A failure leaves orphan objects (logged), never a broken profile. */
-export async function removeReplacedMedia(media: { id: string; ext: string }): Promise<void> {
+export async function removeReplacedMedia(media: MediaImages): Promise<void> {
   try {
-    await deleteObjects(['original', '1080', '640', '320'].map((n) => variantKey(media.id, n, media.ext)));
+    await deleteObjects(['original', '1080', '640', '320'].map((n) => variantKey(media.id, media.secret, n, media.ext)));
   } catch (err) {
     logger.error('media_orphaned', { mediaId: media.id, error: (err as Error).name });
   }

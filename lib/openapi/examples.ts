@@ -144,11 +144,11 @@ const BY_NAME: Record<string, unknown> = {
   'Media.status': 'ready',
   'Media.width': 1080,
   'Media.height': 720,
-  'Media.url': 'https://cdn.example.com/media/01JQ94A5B6C7D8E9F0G1H2J3KM/full.jpg',
+  'Media.url': 'https://cdn.example.com/media/01JQ94A5B6C7D8E9F0G1H2J3KM/q3H0xWbQ2c9fZkLr7vN1sA/original.jpg',
   'Media.variants': {
-    1080: 'https://cdn.example.com/media/01JQ94A5B6C7D8E9F0G1H2J3KM/1080.jpg',
-    640: 'https://cdn.example.com/media/01JQ94A5B6C7D8E9F0G1H2J3KM/640.jpg',
-    320: 'https://cdn.example.com/media/01JQ94A5B6C7D8E9F0G1H2J3KM/320.jpg',
+    1080: 'https://cdn.example.com/media/01JQ94A5B6C7D8E9F0G1H2J3KM/q3H0xWbQ2c9fZkLr7vN1sA/1080.jpg',
+    640: 'https://cdn.example.com/media/01JQ94A5B6C7D8E9F0G1H2J3KM/q3H0xWbQ2c9fZkLr7vN1sA/640.jpg',
+    320: 'https://cdn.example.com/media/01JQ94A5B6C7D8E9F0G1H2J3KM/q3H0xWbQ2c9fZkLr7vN1sA/320.jpg',
   },
   'Media.reason': null,
   // An open report: no resolution yet.

@@ -433,7 +433,7 @@ export const scenarios = [
       const owner = ctx.user(k * 7 + 1);
       const id = ctx.newId();
       const at = new Date().toISOString();
-      const url = `https://media.bench.test/${id}`;
+      const url = `https://media.bench.test/media/${id}/AAAAAAAAAAAAAAAAAAAAAA`; // the secret's length (lib/media/storage.ts)
       await ctx.put({
         ...ctx.keys.media(id), GSI2PK: ctx.keys.mediaOf(owner.id), GSI2SK: id, type: 'MEDIA', id, owner: owner.id, status: 'ready',
         contentType: 'image/jpeg', size: 1_000_000, width: 1080, height: 1080, url: `${url}/original.jpg`,

@@ -29,7 +29,7 @@ const CORS = `<CORSConfiguration><CORSRule><AllowedOrigin>*</AllowedOrigin><Allo
  * Authorization header, a V2 `Signature` or a V4 `X-Amz-Algorithm` query parameter; it
  * refuses a wrong signature, an expired URL, another signed header itself). Any other
  * request is anonymous, and may do only what the CDN does in AWS: GET or HEAD a processed
- * image (`media/<id>/<name>.<ext>`, lib/media/storage.ts variantKey) without a query (the CDN
+ * image (`media/<id>/<secret>/<name>.<ext>`, lib/media/storage.ts variantKey) without a query (the CDN
  * forwards none: no subresource such as ?tagging, no response-header override), and send a
  * CORS preflight. Everything else is 403 AccessDenied, as S3 answers for a private bucket: a
  * listing of the bucket or of the buckets, a read of `uploads/`, any write (a presigned POST
@@ -42,7 +42,7 @@ const CORS = `<CORSConfiguration><CORSRule><AllowedOrigin>*</AllowedOrigin><Allo
  * processed image and is refused.
  */
 export function privateBucket(bucket) {
-  const servedImage = new RegExp(`^/${bucket.replace(/[.]/g, '\\.')}/media/[0-9A-HJKMNP-TV-Z]{26}/(original|1080|640|320)\\.(jpg|png|webp)$`);
+  const servedImage = new RegExp(`^/${bucket.replace(/[.]/g, '\\.')}/media/[0-9A-HJKMNP-TV-Z]{26}/[A-Za-z0-9_-]{22}/(original|1080|640|320)\\.(jpg|png|webp)$`);
   return async function privateBucketAccess(ctx, next) {
     const signed = 'authorization' in ctx.headers || 'Signature' in ctx.query || 'X-Amz-Algorithm' in ctx.query;
     const read = (ctx.method === 'GET' || ctx.method === 'HEAD') && ctx.querystring === '' && servedImage.test(ctx.path);

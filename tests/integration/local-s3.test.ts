@@ -9,7 +9,7 @@
 // bucket, it lists nothing and serves nothing but processed images to anonymous readers.
 // Processing checks size and type again in any case (tests/integration/media-processing.test.ts).
 import { request } from 'node:http';
-import { presignUpload } from '../../lib/media/storage';
+import { newMediaSecret, presignUpload } from '../../lib/media/storage';
 import { putObject } from '../../lib/media/s3';
 import { newId } from '../../lib/ids';
 import { hasS3Event, objectUrl, storedObject, waitForS3Event } from '../support/media';
@@ -147,17 +147,21 @@ it('lists nothing and serves no raw upload to anonymous readers (403 AccessDenie
 
 it('serves processed images to anonymous readers, without a query', async () => {
   const id = newId();
-  const key = `media/${id}/original.jpg`;
+  const secret = newMediaSecret();
+  const key = `media/${id}/${secret}/original.jpg`;
   await putObject(key, bytes(50), { 'content-type': 'image/jpeg' });
   const got = await fetch(objectUrl(key));
   expect(got.status).toBe(200);
   expect(Buffer.from(await got.arrayBuffer())).toEqual(bytes(50));
   expect((await fetch(objectUrl(key), { method: 'HEAD' })).status).toBe(200);
-  expect((await fetch(objectUrl(`media/${newId()}/320.png`))).status).toBe(404);
+  expect((await fetch(objectUrl(`media/${newId()}/${secret}/320.png`))).status).toBe(404);
+  // Not without the secret (contract section 12: it is what makes the URL unguessable).
+  await putObject(`media/${id}/original.jpg`, bytes(50), { 'content-type': 'image/jpeg' });
+  expect((await fetch(objectUrl(`media/${id}/original.jpg`))).status).toBe(403);
   // The CDN forwards no query: no subresource, no response-header override, for anonymous readers.
   expect((await fetch(`${objectUrl(key)}?tagging`)).status).toBe(403);
   expect((await fetch(`${objectUrl(key)}?response-content-type=text/html`)).status).toBe(403);
   // And no other key of the bucket: only the names processing writes.
-  await putObject(`media/${id}/page.html`, Buffer.from('<html></html>'), { 'content-type': 'text/html' });
-  expect((await fetch(objectUrl(`media/${id}/page.html`))).status).toBe(403);
+  await putObject(`media/${id}/${secret}/page.html`, Buffer.from('<html></html>'), { 'content-type': 'text/html' });
+  expect((await fetch(objectUrl(`media/${id}/${secret}/page.html`))).status).toBe(403);
 });

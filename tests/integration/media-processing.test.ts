@@ -10,8 +10,11 @@ import { handler as getMedia } from '../../functions/media/get';
 import { handler as processHandler } from '../../functions/media/process';
 import { REASONS } from '../../lib/media/render';
 import { presignUpload } from '../../lib/media/storage';
+import * as keys from '../../lib/keys';
+import { getItem } from '../support/db';
 
 let me: TestUser;
+const seenSecrets: string[] = [];
 beforeAll(async () => { me = await makeUser(); });
 
 const media = async (mediaId: string) => {
@@ -42,8 +45,11 @@ it('makes a ready media from a JPEG: orientation applied, metadata gone from eve
   expect(m).toMatchObject({ status: 'ready', reason: null, width: 1000, height: 1600, contentType: 'image/jpeg' });
   expect(Object.keys(m.variants).sort()).toEqual(['1080', '320', '640']);
   const expected: [string, number, number][] = [[m.url, 1000, 1600], [m.variants['1080'], 675, 1080], [m.variants['640'], 400, 640], [m.variants['320'], 200, 320]];
+  // Every image under the media's secret: 128 random bits in the path (contract section 12).
+  const secret = /\/media\/[0-9A-Z]{26}\/([A-Za-z0-9_-]{22})\/original\.jpg$/.exec(m.url)?.[1];
+  expect(Buffer.from(secret!, 'base64url')).toHaveLength(16);
   for (const [url, width, height] of expected) {
-    expect(url.startsWith(`${process.env.S3_ENDPOINT}/${process.env.MEDIA_BUCKET}/media/${mediaId}/`)).toBe(true);
+    expect(url.startsWith(`${process.env.S3_ENDPOINT}/${process.env.MEDIA_BUCKET}/media/${mediaId}/${secret}/`)).toBe(true);
     const bytes = await download(url);
     const meta = await sharp(bytes).metadata();
     expect({ url, format: meta.format, width: meta.width, height: meta.height }).toEqual({ url, format: 'jpeg', width, height });
@@ -58,6 +64,8 @@ it('makes a ready media from a JPEG: orientation applied, metadata gone from eve
     expect(top[0]! > 150 && top[2]! < 100).toBe(true);
     expect(bottom[2]! > 150 && bottom[0]! < 100).toBe(true);
   }
+  // Without the secret, the id names no image anyone can read.
+  expect((await fetch(`${process.env.S3_ENDPOINT}/${process.env.MEDIA_BUCKET}/media/${mediaId}/original.jpg`)).status).toBe(403);
   // The raw upload is gone; only the processed images remain.
   expect(await storedObject(`uploads/${mediaId}`)).toBeUndefined();
 });
@@ -69,6 +77,12 @@ it.each(['png', 'webp'] as const)('keeps a small %s at its own size in every var
   await processHandler(event);
   const m = await media(mediaId);
   expect(m).toMatchObject({ status: 'ready', width: 200, height: 300, contentType: `image/${format}` });
+  // Each media draws its own secret.
+  const secretOf = (url: string) => url.split('/').at(-2);
+  expect(secretOf(m.url)).toMatch(/^[A-Za-z0-9_-]{22}$/);
+  expect(new Set([m.url, ...Object.values(m.variants) as string[]].map(secretOf)).size).toBe(1);
+  seenSecrets.push(secretOf(m.url)!);
+  expect(new Set(seenSecrets).size).toBe(seenSecrets.length);
   for (const url of [m.url, ...Object.values(m.variants) as string[]]) {
     const meta = await sharp(await download(url)).metadata();
     expect({ format: meta.format, width: meta.width, height: meta.height, exif: meta.exif, xmp: meta.xmp, icc: meta.icc })
@@ -83,7 +97,8 @@ it('rejects a decompression bomb (over 50 megapixels) from its header, before de
   expect(await processHandler(event)).toEqual({ outcomes: ['rejected'] });
   expect(await media(mediaId)).toMatchObject({ status: 'rejected', reason: REASONS.tooManyPixels, url: null, variants: null, width: null, height: null });
   expect(await storedObject(`uploads/${mediaId}`)).toBeUndefined();
-  expect((await fetch(objectUrl(`media/${mediaId}/original.png`))).status).toBe(404);
+  const { secret } = (await getItem(keys.media(mediaId)))!;
+  expect(await fetch(objectUrl(`media/${mediaId}/${secret}/original.png`)).then((r) => r.status)).toBe(404);
 
   // Just over the limit is refused the same way; just under is decoded (and this one's pixel data is broken).
   const over = await upload(me.token, pngHeaderOnly(7072, 7071), 'image/png');
