@@ -105,9 +105,9 @@ export const followRequestIndexes = (requesterId: string, ownerId: string, creat
 export const requestsTo = (ownerId: string) => `REQUESTSTO#${ownerId}`;
 export const requestsBy = (requesterId: string) => `REQUESTSBY#${requesterId}`;
 
-// Mute edge: A muted B. Read by key only, for the few authors of a page (lib/graph/visibility.ts),
-// so no read grows with how many accounts A muted; GSI1 lists A's mutes newest first, GSI2 who
-// muted B (B's deletion).
+// Mute edge: A muted B. Read by key for the few authors of a page (lib/graph/visibility.ts), so
+// no page grows with how many accounts A muted; explore's total reads A's whole prefix
+// (lib/posts/explore.ts); GSI1 lists A's mutes newest first, GSI2 who muted B (B's deletion).
 export const mute = (muterId: string, mutedId: string) => ({ PK: `USER#${muterId}`, SK: `MUTES#${mutedId}` });
 export const muteIndexes = (muterId: string, mutedId: string, createdAt: string) => ({
   GSI1PK: mutesOf(muterId),

@@ -52,6 +52,6 @@ export const handler = http({ body: createBody, idempotent }, async (req) => {
   await createPost(post, trace, { params, body }, [
     ...(media ? takeMedia(media, `post#${post.id}`, 'media') : []),
     ...idempotencyItem(req, reply),
-  ], mode === 'convert', isPublicAccount(author));
+  ], mode === 'convert', !isPublicAccount(author));
   return reply;
 });

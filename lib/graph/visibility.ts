@@ -53,17 +53,15 @@ export async function mutedAmong(viewerId: string, authorIds: string[]): Promise
 }
 
 /**
- * The authors among `authorIds` whose posts explore leaves out for the viewer beyond its own
- * filters (contract section 18): private accounts (explore shows no followed author, so every
- * private one) and the ones the viewer muted. One BatchGet of their items (isPrivate) and the
- * mute keys, eventually consistent like explore's other index reads.
+ * The private accounts among `authorIds` (contract section 18), whose posts explore leaves out:
+ * it shows no followed author, so every private one. One BatchGet of their items (isPrivate),
+ * eventually consistent like explore's other index reads.
  */
-export async function exploreHidden(viewerId: string, authorIds: string[]): Promise<Set<string>> {
-  const others = [...new Set(authorIds)].filter((id) => id !== viewerId);
-  if (!others.length) return new Set();
-  const found = await batchGet(others.flatMap((id) => [keys.user(id), keys.mute(viewerId, id)]), { projection: 'isPrivate, createdAt', consistent: false });
-  return new Set(others.filter((id) => (found.get(itemKey(keys.user(id))) as { isPrivate?: boolean } | undefined)?.isPrivate === true
-    || found.has(itemKey(keys.mute(viewerId, id)))));
+export async function privateAmong(authorIds: string[]): Promise<Set<string>> {
+  const ids = [...new Set(authorIds)];
+  if (!ids.length) return new Set();
+  const found = await batchGet(ids.map((id) => keys.user(id)), { projection: 'isPrivate', consistent: false });
+  return new Set(ids.filter((id) => (found.get(itemKey(keys.user(id))) as { isPrivate?: boolean } | undefined)?.isPrivate === true));
 }
 
 /**

@@ -1,10 +1,11 @@
-// The explore feed (contract sections 5-7): posts of authors who are neither the caller,
-// nor followed by the caller, nor on either side of a block with the caller; newest
-// first, page-based, with an exact total derived from counters, never from counting posts.
+// The explore feed (contract sections 5-7, 18): posts of authors who are neither the caller,
+// nor followed by the caller, nor on either side of a block with the caller, nor private, nor
+// muted by the caller; newest first, page-based, with an exact total derived from counters,
+// never from counting posts.
 //
 // Round trips (docs/ARCHITECTURE.md, "Posts and explore"):
 //   1. in parallel: caller's user item, the 8 post counter shards, the caller's following
-//      from its newest end, the first read of the 8 feed shards (blocks and blocked-by are the
+//      from its newest end, the caller's mutes, the first read of the 8 feed shards (blocks and blocked-by are the
 //      caller's block lists that authentication reads on every GET); for a caller whose item
 //      counts more follows than a Query page holds, the following list's oldest end too,
 //      started when that item arrives (authentication began reading it before the handler,
@@ -12,8 +13,10 @@
 //   2. only past ~2 pages of follows: the middle of the following list (one Query page); a
 //      caller whose count was low and whose newest page stopped short reads on from it, page
 //      by page;
-//   3. in parallel: the excluded authors' user items (postsCount) and the page's
-//      presentation (likers, isLiked / isBookmarked), after the merge.
+//   3. in parallel: the excluded and muted authors' user items (postsCount, isPrivate) and
+//      the page's presentation (likers, isLiked / isBookmarked), after the merge; before it,
+//      the user items of the authors the read brought (isPrivate), again only while a retake
+//      brings new ones.
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from '../db/client';
 import { batchGet } from '../db/batch';
@@ -22,7 +25,7 @@ import { INDEX } from '../keys';
 import type { UserItem } from '../users/model';
 import { HIDDEN_LIMIT, type BlockLists } from '../graph/hidden';
 import { FeedReader } from './feed';
-import { exploreHidden } from '../graph/visibility';
+import { privateAmong } from '../graph/visibility';
 import { EAGER_DEPTH, pageWindow } from './pages';
 import type { PostItem } from './model';
 
@@ -126,18 +129,40 @@ export async function excludedAuthors(callerId: string, followingCount: Promise<
   return out;
 }
 
-/** All live posts: the sum of the 8 shards of the post counter (one Query of 8 small items). */
-export async function livePostCount(): Promise<number> {
+/** Everyone the caller muted: the mute edges of its partition, read whole (about 4,000 a Query page, 16 a read unit). */
+export async function allMuted(callerId: string): Promise<Set<string>> {
+  const { PK, SK: prefix } = keys.mute(callerId, '');
+  const ids = new Set<string>();
+  let next: Record<string, unknown> | undefined;
+  do {
+    const res = await queryPage({
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+      ExpressionAttributeValues: { ':pk': PK, ':prefix': prefix },
+      ProjectionExpression: 'SK',
+      ExclusiveStartKey: next,
+    });
+    for (const i of res.items) ids.add(String(i.SK).slice(prefix.length));
+    next = res.next;
+  } while (next);
+  return ids;
+}
+
+/**
+ * The live posts of public accounts: the 8 shards of the post counter (one Query of 8 small
+ * items), each counting all its posts and, apart, the private accounts' (lib/posts/write.ts).
+ */
+export async function livePublicPostCount(): Promise<number> {
   const res = await queryPage({
     KeyConditionExpression: 'PK = :pk',
     ExpressionAttributeValues: { ':pk': keys.postCounterShard(0).PK },
     ConsistentRead: true,
   });
-  return res.items.reduce((sum, i) => sum + Number(i.count ?? 0), 0);
+  return res.items.reduce((sum, i) => sum + Number(i.count ?? 0) - Number(i.privatePosts ?? 0), 0);
 }
 
 /**
- * The summed postsCount of some users (one BatchGet per 100, in parallel). Eventually
+ * The summed postsCount of some users, private accounts left out (their posts are not in the
+ * public count they are taken from), one BatchGet per 100, in parallel. Eventually
  * consistent, at half the read units of a strong read: one read unit per excluded author is
  * explore's largest cost for a caller who follows many. The contract asks the total to equal
  * the walk "while no data changes", which such a read meets once it has caught up with the
@@ -147,9 +172,9 @@ export async function livePostCount(): Promise<number> {
 export async function postsOf(userIds: Iterable<string>): Promise<number> {
   const ids = [...userIds];
   if (!ids.length) return 0;
-  const found = await batchGet<Pick<UserItem, 'postsCount'>>(ids.map((id) => keys.user(id)), { projection: 'postsCount', consistent: false });
+  const found = await batchGet<Pick<UserItem, 'postsCount' | 'isPrivate'>>(ids.map((id) => keys.user(id)), { projection: 'postsCount, isPrivate', consistent: false });
   let sum = 0;
-  for (const u of found.values()) sum += Number(u.postsCount ?? 0);
+  for (const u of found.values()) if (u.isPrivate !== true) sum += Number(u.postsCount ?? 0);
   return sum;
 }
 
@@ -167,28 +192,34 @@ export async function explore<T>(
   const { skip, need } = pageWindow(page, limit);
   const eager = skip < EAGER_DEPTH ? new FeedReader().start(need) : undefined;
   const user = caller.user();
-  const [me, live, excluded] = await Promise.all([
+  const [me, live, excluded, muted] = await Promise.all([
     user,
-    livePostCount(),
+    livePublicPostCount(),
     excludedAuthors(caller.userId, user.then((u) => u.followingCount ?? 0), caller.blockLists()),
+    allMuted(caller.userId),
   ]);
-  // Private and muted authors (contract section 18) are found among the authors a read brings,
-  // a BatchGet of those alone; the page is taken again while it met new ones.
+  // Muted authors (contract section 18) are left out like excluded ones; private authors are
+  // found among the authors a read brings, a BatchGet of those alone; the page is taken again
+  // while it met new ones.
   const hiddenAuthors = new Set<string>();
   const checked = new Set<string>();
-  const keep = (p: PostItem) => p.author !== caller.userId && !excluded.has(p.author) && !hiddenAuthors.has(p.author);
+  const keep = (p: PostItem) => p.author !== caller.userId && !excluded.has(p.author) && !muted.has(p.author) && !hiddenAuthors.has(p.author);
   const takeVisible = async (reader: FeedReader): Promise<PostItem[]> => {
     for (;;) {
       const all = await reader.take(need, keep);
       const fresh = [...new Set(all.map((p) => p.author))].filter((a) => !checked.has(a));
       if (!fresh.length) return all;
       fresh.forEach((a) => checked.add(a));
-      const hidden = await exploreHidden(caller.userId, fresh);
+      const hidden = await privateAmong(fresh);
       if (!hidden.size) return all;
       hidden.forEach((a) => hiddenAuthors.add(a));
     }
   };
-  const total = postsOf(excluded).then((excludedPosts) => Math.max(0, live - (me.postsCount ?? 0) - excludedPosts));
+  // Public posts, less the caller's own and those of the public authors it excludes or muted.
+  const leftOut = new Set([...excluded, ...muted]);
+  leftOut.delete(caller.userId);
+  const mine = me.isPrivate === true ? 0 : (me.postsCount ?? 0);
+  const total = postsOf(leftOut).then((leftOutPosts) => Math.max(0, live - mine - leftOutPosts));
   const pageOf = async (): Promise<T[]> => {
     if (!eager && skip >= (await total)) return [];
     const all = await takeVisible(eager ?? new FeedReader().start(need));

@@ -1,7 +1,15 @@
 // Creating and deleting posts. Each is one transaction: the post item (with its author
 // list and feed index keys), the author's postsCount, one shard of the global post
 // counter and the trace record, so explore's totals (counters) always match its items.
-import { TABLE } from '../db/client';
+//
+// Explore leaves private accounts' posts out, and so must its total (contract sections 5 and
+// 18): the counter's shards count them apart (`privatePosts`), moved with the author's
+// postsCount under a condition on the author's `isPrivate`; a profile edit that changes
+// `isPrivate` moves the author's whole postsCount between the two in its own transaction
+// (lib/users/write.ts), conditioned on that postsCount. A post written as the author's
+// privacy changes fails that condition and is written again with the state as it is now.
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { db, TABLE } from '../db/client';
 import { ConditionFailed, transact, type TxItem } from '../db/transact';
 import * as keys from '../keys';
 import { FEED_SHARDS, shardOf } from '../keys';
@@ -34,20 +42,59 @@ const auditable = (p: PostItem) => ({
   _id: p.id, author: p.author, image: p.image, image_public_id: p.image_public_id, caption: p.caption, createdAt: p.createdAt,
 });
 
-// A counter step; `guard` keeps it exact: the record must exist, or must stay >= 0.
-const counter = (key: { PK: string; SK: string }, attr: string, by: 1 | -1, guard?: 'exists' | 'positive'): TxItem => ({
+/** `isPrivate` as the author's item holds it (absent: public). */
+const privacyIs = (isPrivate: boolean) => (isPrivate ? '#private = :true' : '(attribute_not_exists(#private) OR #private = :false)');
+
+/**
+ * The author's postsCount moved by one, on condition that the author's privacy is `isPrivate`
+ * (and, creating, that the author exists; deleting, that the count stays >= 0).
+ */
+function authorCount(authorId: string, by: 1 | -1, isPrivate: boolean, convert = false): TxItem {
+  return {
+    op: {
+      Update: {
+        TableName: TABLE,
+        Key: keys.user(authorId),
+        // Converting, the author becomes a read-time author: the stream gives every follower's feed the author as a source.
+        UpdateExpression: `ADD postsCount :by${convert ? ' SET pullMode = :true' : ''}`,
+        ConditionExpression: `${by > 0 ? 'attribute_exists(PK)' : 'postsCount > :zero'} AND ${privacyIs(isPrivate)}`,
+        ExpressionAttributeNames: { '#private': 'isPrivate' },
+        // DynamoDB refuses a value no expression uses.
+        ExpressionAttributeValues: { ':by': by, ...(isPrivate || convert ? { ':true': true } : {}), ...(isPrivate ? {} : { ':false': false }), ...(by > 0 ? {} : { ':zero': 0 }) },
+      },
+    },
+  };
+}
+
+/** One shard of the global post counter moved by one; a private author's post moves `privatePosts` too. */
+const postCounter = (postId: string, by: 1 | -1, isPrivate: boolean): TxItem => ({
   op: {
     Update: {
       TableName: TABLE,
-      Key: key,
-      UpdateExpression: 'ADD #c :by',
-      ExpressionAttributeNames: { '#c': attr },
-      ExpressionAttributeValues: { ':by': by, ...(guard === 'positive' ? { ':zero': 0 } : {}) },
-      ...(guard === 'exists' ? { ConditionExpression: 'attribute_exists(PK)' } : {}),
-      ...(guard === 'positive' ? { ConditionExpression: '#c > :zero' } : {}),
+      Key: keys.postCounterShard(shardOf(postId, FEED_SHARDS)),
+      UpdateExpression: isPrivate ? 'ADD #c :by, privatePosts :by' : 'ADD #c :by',
+      ExpressionAttributeNames: { '#c': 'count' },
+      ExpressionAttributeValues: { ':by': by, ...(by < 0 ? { ':zero': 0 } : {}) },
+      ...(by < 0 ? { ConditionExpression: '#c > :zero' } : {}),
     },
   },
 });
+
+/**
+ * Runs the transaction `build(isPrivate)` with the author's privacy assumed, and once more with
+ * it as read now when the author's item refused it (at `authorIndex`) for that reason alone.
+ */
+async function withAuthorPrivacy(authorId: string, assumed: boolean, authorIndex: number, build: (isPrivate: boolean) => TxItem[]): Promise<void> {
+  try {
+    await transact(build(assumed));
+  } catch (err) {
+    if (!(err instanceof ConditionFailed) || err.index !== authorIndex) throw err;
+    const author = (await db.send(new GetCommand({ TableName: TABLE, Key: keys.user(authorId), ConsistentRead: true, ProjectionExpression: 'isPrivate' }))).Item;
+    const now = author?.isPrivate === true;
+    if (!author || now === assumed) throw err;
+    await transact(build(now));
+  }
+}
 
 /** The post item a creation will put; built first so the answer can join the transaction. */
 export function buildPost(authorId: string, input: NewPost, fanout = true): PostItem {
@@ -92,28 +139,16 @@ export function feedMode(author: { followersCount?: number; pullMode?: boolean; 
 }
 
 /**
- * `counted`: the author is public, so the post counts in its tags' postsCount (contract section 19).
+ * `authorPrivate`: the author's `isPrivate` as read; a private author's post counts as private
+ * in the global counter and not in its tags' postsCount (contract sections 18 and 19).
  */
-export async function createPost(post: PostItem, trace: TraceContext, payload: Record<string, unknown>, extra: TxItem[], convert = false, counted = true): Promise<void> {
-  await transact([
+export async function createPost(post: PostItem, trace: TraceContext, payload: Record<string, unknown>, extra: TxItem[], convert = false, authorPrivate = false): Promise<void> {
+  await withAuthorPrivacy(post.author, authorPrivate, 1, (isPrivate) => [
     { op: { Put: { TableName: TABLE, Item: post, ConditionExpression: 'attribute_not_exists(PK)' } } },
-    convert
-      // The author becomes a read-time author: the stream gives every follower's feed the author as a source.
-      ? {
-        op: {
-          Update: {
-            TableName: TABLE,
-            Key: keys.user(post.author),
-            UpdateExpression: 'ADD postsCount :one SET pullMode = :true',
-            ConditionExpression: 'attribute_exists(PK)',
-            ExpressionAttributeValues: { ':one': 1, ':true': true },
-          },
-        },
-      }
-      : counter(keys.user(post.author), 'postsCount', 1, 'exists'),
+    authorCount(post.author, 1, isPrivate, convert),
     // The author's own feed shows the post as soon as the creation has answered (contract section 11).
     { op: { Put: { TableName: TABLE, Item: homeEntry(post.author, post.id, post.author) } } },
-    counter(keys.postCounterShard(shardOf(post.id, FEED_SHARDS)), 'count', 1),
+    postCounter(post.id, 1, isPrivate),
     logItem(trace, {
       type: 'POST_CREATED',
       description: 'A post was created.',
@@ -122,7 +157,7 @@ export async function createPost(post: PostItem, trace: TraceContext, payload: R
       diff: diffState(null, auditable(post)),
     }),
     // The post's entries on its tags' pages.
-    ...putTagEntries(post.hashtags ?? [], post.id, post.author, counted),
+    ...putTagEntries(post.hashtags ?? [], post.id, post.author, !isPrivate),
     ...extra,
   ]);
 }
@@ -130,10 +165,11 @@ export async function createPost(post: PostItem, trace: TraceContext, payload: R
 /**
  * Removes the post itself (so every read stops showing it at once), its counters and
  * writes the cleanup job for its likes, comments and bookmarks, all in one transaction;
- * then starts the cleanup worker on that job (as deleteComment does).
+ * then starts the cleanup worker on that job (as deleteComment does). `authorPrivate`: the
+ * author's `isPrivate` when known (a wrong guess costs one more attempt).
  */
-export async function deletePost(post: PostItem, trace: TraceContext, payload: Record<string, unknown>, actorId = post.author, also: TxItem[] = []): Promise<void> {
-  await transact([
+export async function deletePost(post: PostItem, trace: TraceContext, payload: Record<string, unknown>, actorId = post.author, also: TxItem[] = [], authorPrivate = false): Promise<void> {
+  await withAuthorPrivacy(post.author, authorPrivate, also.length + 1, (isPrivate) => [
     // Written with the deletion or not at all (a moderator's resolution of the report); first, so
     // that when both fail, theirs is the answer.
     ...also,
@@ -141,8 +177,8 @@ export async function deletePost(post: PostItem, trace: TraceContext, payload: R
       op: { Delete: { TableName: TABLE, Key: keys.post(post.id), ConditionExpression: 'attribute_exists(PK)' } },
       onConditionFailed: () => new NotFound('post'),
     },
-    counter(keys.user(post.author), 'postsCount', -1, 'positive'),
-    counter(keys.postCounterShard(shardOf(post.id, FEED_SHARDS)), 'count', -1, 'positive'),
+    authorCount(post.author, -1, isPrivate),
+    postCounter(post.id, -1, isPrivate),
     cleanupJobItem('post', post.id, post.media),
     ...deleteTagEntries(post.hashtags ?? [], post.id),
     { op: { Delete: { TableName: TABLE, Key: keys.postMentions(post.id) } } },
@@ -175,7 +211,8 @@ export interface PostEdit {
  * Changes a post's caption and alt text (POST /posts/edit/{post_id}): one transaction of the
  * post's update, conditional on the post still being there and the caller's (a deletion racing
  * the edit makes it a 404), the entries of the tags it adds and drops, and its POST_UPDATED
- * record. Returns the post as updated. `counted`: as createPost's.
+ * record. Returns the post as updated. `counted`: the author is public, so the post counts in its
+ * tags' postsCount (contract section 19).
  */
 export async function editPost(post: PostItem, edit: PostEdit, trace: TraceContext, payload: Record<string, unknown>, counted = true, attempt = 1): Promise<PostItem> {
   try {

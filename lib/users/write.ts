@@ -217,6 +217,27 @@ export async function editProfile(current: UserItem, changes: ProfileChanges, tr
     names[`#${f}`] = f;
     values[`:${f}`] = next[f];
   }
+  // Turning `isPrivate` moves the account's posts between the public and the private counts of
+  // the global post counter (explore's total, lib/posts/write.ts), on condition that no post
+  // came or went since postsCount was read.
+  let postsCondition = '';
+  if (next.isPrivate !== undefined && (next.isPrivate === true) !== (current.isPrivate === true)) {
+    const posts = Number(current.postsCount ?? 0);
+    postsCondition = posts === 0 ? ' AND (attribute_not_exists(postsCount) OR postsCount = :posts)' : ' AND postsCount = :posts';
+    values[':posts'] = posts;
+    if (posts > 0) {
+      items.push({
+        op: {
+          Update: {
+            TableName: TABLE,
+            Key: keys.postCounterShard(keys.shardOf(current.id, keys.FEED_SHARDS)),
+            UpdateExpression: 'ADD privatePosts :n',
+            ExpressionAttributeValues: { ':n': next.isPrivate === true ? posts : -posts },
+          },
+        },
+      });
+    }
+  }
   items.push({
     op: {
       Update: {
@@ -224,7 +245,7 @@ export async function editProfile(current: UserItem, changes: ProfileChanges, tr
         Key: keys.user(current.id),
         UpdateExpression: `SET ${['updatedAt', ...fields].map((f) => `#${f} = :${f}`).join(', ')}`,
         // Not over a deletion or a suspension that committed since the caller was read.
-        ConditionExpression: '#updatedAt = :prev AND attribute_not_exists(deletedAt) AND attribute_not_exists(suspendedAt)',
+        ConditionExpression: `#updatedAt = :prev AND attribute_not_exists(deletedAt) AND attribute_not_exists(suspendedAt)${postsCondition}`,
         ExpressionAttributeNames: names,
         ExpressionAttributeValues: values,
       },

@@ -396,8 +396,10 @@ export const scenarios = [
     floorRcu: (b) => AUTH_RCU + TABLE_PAGE_RCU + ITEM_RCU * ((b.posts?.length ?? 0) + distinct((b.posts ?? []).map((p) => idOf(p.author)))),
   },
   // Contract section 18: feed and explore of a caller muting 100 accounts (written outside the
-  // measured call, once per caller): a page must cost what the rows above cost (the mute keys of
-  // the page's authors only, never the caller's mutes), and the lists of requests and mutes.
+  // measured call, once per caller): the feed's page must cost what the row above costs (the
+  // mute keys of the page's authors only, never the caller's mutes); explore's total reads the
+  // caller's mutes and their authors' postsCount (contract section 5: it equals the walk), as it
+  // reads the followed and blocked authors'. Then the lists of requests and mutes.
   {
     route: 'GET /posts/feed', variant: 'muting 100', kind: 'read',
     request: async (ctx, k) => ({ ...(await withMutes(ctx, k * 7 + 2)), query: { limit: '10' } }),

@@ -11,6 +11,9 @@ import { allFollowing } from '../../lib/posts/explore';
 import { getItem, requestsOf } from '../support/db';
 import { handler as deletePost } from '../../functions/posts/delete';
 import { FEED_SHARDS, shardOf } from '../../lib/keys';
+import { mute, setPrivate, unmute } from '../support/private';
+import { createPost, postItem } from '../../lib/posts/write';
+import { newId } from '../../lib/ids';
 
 async function walk(token: string, limit: number) {
   const ids: string[] = [];
@@ -195,7 +198,65 @@ describe('the following list explore leaves out (allFollowing)', () => {
     expect(followingQueries(inputs, few!.id)).toEqual([{ forward: false, range: false, after: false }]);
     // The postsCount BatchGet: half a read unit per excluded author (the contract's exactness holds while no data changes).
     const counts = inputs.flatMap((i) => Object.values((i.RequestItems ?? {}) as Record<string, { Keys: unknown[]; ProjectionExpression?: string; ConsistentRead?: boolean }>))
-      .filter((r) => r.ProjectionExpression === 'PK, SK, postsCount');
+      .filter((r) => r.ProjectionExpression === 'PK, SK, postsCount, isPrivate');
     expect(counts).toEqual([expect.objectContaining({ Keys: [keys.user(a!.id)], ConsistentRead: false })]);
+  });
+});
+
+describe("explore's total without private and muted authors (contract sections 5 and 18)", () => {
+  /** What the post counter's shards hold: all posts, and the private accounts' among them. */
+  const counted = async () => {
+    const shards = await Promise.all(Array.from({ length: FEED_SHARDS }, (_, s) => getItem(keys.postCounterShard(s))));
+    return { all: shards.reduce((n, i) => n + Number(i?.count ?? 0), 0), private: shards.reduce((n, i) => n + Number(i?.privatePosts ?? 0), 0) };
+  };
+  const ok = async (res: Promise<{ status: number }>) => expect((await res).status).toBe(200);
+  /** A full walk: the ids it yields, checked to be as many as every page's totalPosts. */
+  const walked = async (token: string) => {
+    const { ids, totals } = await walk(token, 3);
+    expect([...totals]).toEqual([ids.length]);
+    expect(new Set(ids).size).toBe(ids.length);
+    return ids;
+  };
+
+  it('leaves them out of pages and total alike, and follows each privacy change and post of theirs', async () => {
+    const [me, priv, noisy, plain] = await users(4);
+    const before = await walked(me.token);
+    const early = [await makePost(priv), await makePost(priv)];
+    await ok(setPrivate(priv, true)); // its 2 posts move to the private count
+    const late = await makePost(priv); // counted private at once
+    const loud = [await makePost(noisy), await makePost(noisy)];
+    await ok(mute(me, noisy));
+    const seen = await makePost(plain);
+    expect(await walked(me.token)).toEqual([seen._id, ...before]);
+
+    // A private account's deletion takes its post from the private count.
+    await ok(call(deletePost, 'DELETE /posts/{post_id}', { token: priv.token, params: { post_id: early[0]!._id } }));
+    expect(await walked(me.token)).toEqual([seen._id, ...before]);
+    await ok(setPrivate(priv, false));
+    await ok(unmute(me, noisy));
+    const all = await walked(me.token);
+    for (const p of [early[1]!, late, ...loud, seen]) expect(all).toContain(p._id);
+    expect(all).not.toContain(early[0]!._id);
+    expect(all).toHaveLength(before.length + 5);
+  });
+
+  it("a private caller's own posts are not taken off twice", async () => {
+    const [me] = await users(1);
+    const before = await walked(me.token);
+    await makePost(me);
+    await ok(setPrivate(me, true));
+    await makePost(me);
+    expect(await walked(me.token)).toEqual(before);
+  });
+
+  it('a post written as its author turns private counts as private (written again with the state as it is)', async () => {
+    const [author] = await users(1);
+    await ok(setPrivate(author, true));
+    const start = await counted();
+    // As a creation that read its author public just before the edit committed.
+    const post = postItem(newId(), author.id, { image: '["https://img.test/a.jpg"]', image_public_id: '', caption: '' });
+    await createPost(post, { traceId: `stale-${author.id}`, scenarioId: '', stepId: '', simTimestamp: Date.now() }, {}, [], false, false);
+    expect(await counted()).toEqual({ all: start.all + 1, private: start.private + 1 });
+    expect((await getItem(keys.user(author.id)))!.postsCount).toBe(1);
   });
 });
