@@ -10,7 +10,7 @@ export const USAGE_MIX = {
   dailyActiveUsers: { '100k': 100_000, '1M': 1_000_000 },
   daysPerMonth: 30,
   routes: [
-    { route: 'GET /posts/feed', perDay: 12, images: { '1080': 10 }, why: 'the home screen: about 4 sessions a day of 3 pages of 10 posts each' },
+    { route: 'GET /posts/feed', perDay: 12, images: { '1080': 10 }, why: 'the home screen: about 4 sessions a day of 3 pages of 10 posts each, each showing the 1080 size (API.md: a size\'s URL is the full-size one\'s with the size for `original`)' },
     { route: 'GET /posts/explore', perDay: 2, images: { '320': 20 }, why: 'one explore visit in half the sessions, 2 pages of thumbnails' },
     { route: 'GET /posts/{post_id}', perDay: 3, images: { '1080': 1 }, why: 'a post opened from a notification, a profile grid or a link' },
     { route: 'GET /users/{identifier}', perDay: 2, why: 'profile views: a tap on an author or a liker' },

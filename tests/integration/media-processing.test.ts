@@ -64,6 +64,9 @@ it('makes a ready media from a JPEG: orientation applied, metadata gone from eve
     expect(top[0]! > 150 && top[2]! < 100).toBe(true);
     expect(bottom[2]! > 150 && bottom[0]! < 100).toBe(true);
   }
+  // Each size's URL is the full-size one's with the size for `original` (API.md: how apps that see
+  // only a post's `image` show a size).
+  for (const size of ['1080', '640', '320']) expect(m.variants[size]).toBe(m.url.replace(/\/original\.jpg$/, `/${size}.jpg`));
   // Without the secret, the id names no image anyone can read.
   expect((await fetch(`${process.env.S3_ENDPOINT}/${process.env.MEDIA_BUCKET}/media/${mediaId}/original.jpg`)).status).toBe(403);
   // The raw upload is gone; only the processed images remain.
