@@ -6,16 +6,12 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { call } from '../support/invoke';
 import { users } from '../support/posts';
 import { block, follow, unblock } from '../support/graph';
-import { requestsOf } from '../support/db';
 import { changeRecord, eventually, startTestStream, type TestStream } from '../support/stream';
 import type { TestUser } from '../support/factories';
 import * as keys from '../../lib/keys';
 import { transact } from '../../lib/db/transact';
 import { goneChanged, goneItem } from '../../lib/users/gone';
 import { db, TABLE } from '../../lib/db/client';
-import { batchWrite } from '../../lib/db/batch';
-import { newId } from '../../lib/ids';
-import { postItem } from '../../lib/posts/write';
 import { tagEntryItem } from '../../lib/tags/entries';
 import { handler as consumer } from '../../functions/events/stream';
 import { handler as create } from '../../functions/posts/create';
@@ -131,38 +127,6 @@ describe('GET /tags/{tag}/posts', () => {
     // The end of a block puts it back on the very next read.
     await unblock(viewer, blocked);
     expect(await ids(viewer, tag)).toContain(byId.blocked);
-  });
-
-  it('reads the same requests for a tag of 3 posts and of 300, and skips a page of hidden posts in bounded rounds', async () => {
-    const [a, viewer] = await users(2);
-    const small = uniqTag();
-    const large = uniqTag();
-    const items: Record<string, unknown>[] = [];
-    for (const [tag, n] of [[small, 3], [large, 300]] as const) {
-      for (let i = 0; i < n; i++) {
-        const id = newId();
-        items.push({ ...postItem(id, a.id, { image: '["https://cdn.example.test/x.jpg"]', caption: `#${tag}`, image_public_id: '', hashtags: [tag] }) });
-        items.push({ ...tagEntryItem(tag, id, a.id, false) });
-      }
-    }
-    await batchWrite(items.map((Item) => ({ PutRequest: { Item } })), { parallel: 4 });
-    // The consumer's work on these posts sends through the same client: let it finish first.
-    await stream.poller.idle();
-    const shape = async (tag: string) => {
-      const { inputs, result } = await requestsOf(() => page(viewer, tag, { limit: '20' }));
-      return { queries: inputs.filter((i) => String((i.ExpressionAttributeValues as Record<string, string> | undefined)?.[':pk'] ?? '').startsWith('TAG#')).length, posts: result.posts.length, calls: inputs.length };
-    };
-    const s = await shape(small);
-    const l = await shape(large);
-    expect([s.posts, l.posts]).toEqual([3, 20]);
-    expect(s.queries).toBe(keys.TAG_SHARDS);
-    expect(l.queries).toBe(keys.TAG_SHARDS);
-    expect(l.calls).toBe(s.calls);
-    // Every post of the tag is by a muted author: a bounded number of rounds, then a page that says there is more.
-    await mute(viewer, a);
-    const hidden = await page(viewer, large, { limit: '20' });
-    expect(hidden.posts).toEqual([]);
-    expect(hidden.pagination.hasMore).toBe(true);
   });
 });
 
