@@ -31,6 +31,9 @@ import type { PostItem } from './model';
 
 type Page = { items: Record<string, unknown>[]; next?: Record<string, unknown> };
 
+/** At most this many authors beyond the page are checked for privacy in one round (one BatchGet of 100 each). */
+const LOOKAHEAD_AUTHORS = 400;
+
 async function queryPage(input: Omit<QueryCommandInput, 'TableName'>): Promise<Page> {
   const res = await db.send(new QueryCommand({ TableName: TABLE, ...input }));
   return { items: res.Items ?? [], next: res.LastEvaluatedKey };
@@ -199,20 +202,24 @@ export async function explore<T>(
     allMuted(caller.userId),
   ]);
   // Muted authors (contract section 18) are left out like excluded ones; private authors are
-  // found among the authors a read brings, a BatchGet of those alone; the page is taken again
-  // while it met new ones.
+  // found among the authors a read brings, a BatchGet of the page's unchecked ones; the page is
+  // taken again while it met private ones. From the second round on, the BatchGet also takes
+  // unchecked authors of the posts read beyond the page, twice as many each round: a feed whose
+  // newest posts are many private accounts' costs a few rounds, not one per page of them.
   const hiddenAuthors = new Set<string>();
   const checked = new Set<string>();
   const keep = (p: PostItem) => p.author !== caller.userId && !excluded.has(p.author) && !muted.has(p.author) && !hiddenAuthors.has(p.author);
+  const unchecked = (posts: PostItem[]) => [...new Set(posts.map((p) => p.author))].filter((a) => !checked.has(a));
   const takeVisible = async (reader: FeedReader): Promise<PostItem[]> => {
-    for (;;) {
+    for (let ahead = 0; ; ahead = Math.min(Math.max(need, ahead * 2), LOOKAHEAD_AUTHORS)) {
       const all = await reader.take(need, keep);
-      const fresh = [...new Set(all.map((p) => p.author))].filter((a) => !checked.has(a));
-      if (!fresh.length) return all;
-      fresh.forEach((a) => checked.add(a));
-      const hidden = await privateAmong(fresh);
-      if (!hidden.size) return all;
+      const onPage = unchecked(all);
+      if (!onPage.length) return all;
+      const beyond = ahead ? unchecked(reader.final(keep)).filter((a) => !onPage.includes(a)).slice(0, ahead) : [];
+      [...onPage, ...beyond].forEach((a) => checked.add(a));
+      const hidden = await privateAmong([...onPage, ...beyond]);
       hidden.forEach((a) => hiddenAuthors.add(a));
+      if (!onPage.some((a) => hidden.has(a))) return all;
     }
   };
   // Public posts, less the caller's own and those of the public authors it excludes or muted.

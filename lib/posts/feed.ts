@@ -70,6 +70,11 @@ export class FeedReader {
     return { posts, complete: open.length === 0 };
   }
 
+  /** Every final post read so far for which keep() holds, newest first (after a take). */
+  final(keep: (p: PostItem) => boolean): PostItem[] {
+    return this.settled(keep).posts;
+  }
+
   async take(n: number, keep: (p: PostItem) => boolean): Promise<PostItem[]> {
     if (!this.first) this.start(n);
     await this.first;

@@ -240,6 +240,24 @@ describe("explore's total without private and muted authors (contract sections 5
     expect(all).toHaveLength(before.length + 5);
   });
 
+  it("checks a growing number of authors ahead when the newest posts are private accounts': a few rounds, not one per page", async () => {
+    const [me, plain] = await users(2);
+    const shown = [await makePost(plain), await makePost(plain)];
+    const privates = await makeUsers(40);
+    for (const p of privates) {
+      await ok(setPrivate(p, true));
+      await makePost(p);
+    }
+    const { result, inputs } = await requestsOf(() => call(exploreH, 'GET /posts/explore', { token: me.token, query: { limit: '2' } }));
+    expect(result.body.posts.map((p: { _id: string }) => p._id)).toEqual(shown.map((p) => p._id).reverse());
+    // The privacy reads of the page (user items, isPrivate alone): one per page of 2 private
+    // authors would be 21; checking twice as many ahead each round makes it 7 (2, 4, 6, 10, 18,
+    // 34 authors, then the last).
+    const privacyReads = inputs.filter((i) => Object.values((i.RequestItems ?? {}) as Record<string, { ProjectionExpression?: string }>)
+      .some((r) => r.ProjectionExpression === 'PK, SK, isPrivate'));
+    expect(privacyReads.length).toBeLessThanOrEqual(7);
+  });
+
   it("a private caller's own posts are not taken off twice", async () => {
     const [me] = await users(1);
     const before = await walked(me.token);
