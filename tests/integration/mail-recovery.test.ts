@@ -157,7 +157,9 @@ describe('password reset', () => {
     const u = await makeUser();
     const answers = await Promise.all(Array.from({ length: 20 }, () => askReset(u.email)));
     expect(new Set(answers.map((a) => a.status))).toEqual(new Set([202]));
-    await eventually(() => undecided(u.email), (n) => n === 0);
+    // 20 decisions of about 7 requests each in one batch of the stream: 11 s on CI's 2 loaded
+    // cores. A liveness bound, not the contract's 10 seconds (that is the bench's to show).
+    await eventually(() => undecided(u.email), (n) => n === 0, 30_000);
     const marks = (await getItem(keys.mailRate(u.id, 'PASSWORD_RESET')))?.sent as Set<string>;
     expect(marks.size).toBe(3);
     // Of the three, those a newer one superseded before they went out are not sent (their token would be void).
