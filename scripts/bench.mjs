@@ -258,6 +258,23 @@ try {
         await lib.suspendAccount(user, ds.users[0].id, { traceId: `bench-suspend-${id}`, scenarioId: 'bench', stepId: 'suspend', simTimestamp: Date.now() }, {});
         return id;
       },
+      // A new account (no edges, no content, its address not verified) with a password and a
+      // session: the target of a scenario that ends every session of its account (a reset) or
+      // needs an address still to verify. Reset on the data set's users, it ended the loader's
+      // sessions the later scenarios sign their tokens on (answered 401).
+      freshAccount: async () => {
+        const id = lib.newId();
+        twoFactorHash ??= await lib.hashPassword(PASSWORD);
+        const email = `${id.toLowerCase()}@bench.test`;
+        const user = lib.newUserItem(id, { name: 'Fresh Bench', username: `fb_${id.toLowerCase()}`, email, passwordHash: twoFactorHash }, new Date().toISOString());
+        await Promise.all([
+          put(user),
+          put(lib.claimItem(lib.keys.username(user.username), id, twoFactorHash)),
+          put(lib.claimItem(lib.keys.email(email), id, twoFactorHash)),
+        ]);
+        const session = await startSession(id);
+        return { id, username: user.username, email, token: session.token };
+      },
       // A new user with a session and two-factor sign-in pending (a secret set up) or on (with
       // recovery codes): the targets of the two-factor scenarios, which change their login.
       // `challenge`: also a login's challenge, as a right password answers it.

@@ -21,7 +21,7 @@ import { PASSWORD } from './dataset.mjs';
 const mod = (a, n) => ((a % n) + n) % n;
 
 /** Helpers over one loaded data set, shared by the scenarios of a scale. */
-export function scenarioContext(ds, { signToken, runTag, startSession, put, openReports, suspendFresh, twoFactorFresh, totp, keys, newId, referenced = () => new Set() }) {
+export function scenarioContext(ds, { signToken, runTag, startSession, put, openReports, suspendFresh, twoFactorFresh, freshAccount, totp, keys, newId, referenced = () => new Set() }) {
   const tokens = new Map();
   const claimed = new Set();
   const gonePosts = new Set();
@@ -69,6 +69,10 @@ export function scenarioContext(ds, { signToken, runTag, startSession, put, open
       return suspendFresh();
     },
     /** A new account with two-factor sign-in `pending` or `on`, written outside the measured call: { id, username, token, secret, recoveryCodes, challenge }. */
+    freshAccount: () => {
+      if (!freshAccount) throw new Error('this scenario context cannot create accounts');
+      return freshAccount();
+    },
     twoFactorFresh: (state, opts) => {
       if (!twoFactorFresh) throw new Error('this scenario context cannot make two-factor accounts');
       return twoFactorFresh(state, opts);
@@ -163,7 +167,7 @@ const bearer = async (ctx, i) => ({ token: await ctx.token(i) });
  * current token of the kind naming it.
  */
 async function mailToken(ctx, i, kind) {
-  const u = ctx.user(i);
+  const u = typeof i === 'object' ? i : ctx.user(i);
   const token = `${u.id}.${randomBytes(32).toString('base64url')}`;
   const hash = createHash('sha256').update(token).digest('base64url');
   const mailId = ctx.newId();
@@ -320,8 +324,9 @@ export const scenarios = [
     route: 'POST /auth/verify-email', kind: 'write',
     request: async (ctx, k) => ({ body: { token: await mailToken(ctx, ctx.freeUser(k * 13 + 4), 'VERIFY') } }),
   },
-  // Users no verification above names (k * 13 + 6): unverified, so each call queues an e-mail.
-  { route: 'POST /auth/verify-email/resend', kind: 'write', status: 202, request: (ctx, k) => bearer(ctx, k * 13 + 6) },
+  // A new unverified account per call (the verification above reaches every user of the data
+  // set over its calls): each call queues an e-mail.
+  { route: 'POST /auth/verify-email/resend', kind: 'write', status: 202, request: async (ctx) => ({ token: (await ctx.freshAccount()).token }) },
   {
     route: 'POST /users/me/email', kind: 'write', status: 202,
     request: async (ctx, k) => ({ ...(await bearer(ctx, k * 13 + 10)), body: { email: `moved_${ctx.runTag}_${ctx.ds.scale.name}_${k}@bench.test`, password: PASSWORD } }),
@@ -756,10 +761,11 @@ export const scenarios = [
   // before them (scripts/bench.mjs). A password change (to the same password, so that logins
   // keep working) ends every other session of its user: the sessions the scenarios above
   // started are deleted with it.
-  // A reset ends every session of its account, and sets the same password again.
+  // A reset ends every session of its account: a new account per call, so that no later
+  // scenario's user loses the session its tokens are signed on.
   {
     route: 'POST /auth/password/reset', kind: 'write', late: true,
-    request: async (ctx, k) => ({ body: { token: await mailToken(ctx, ctx.freeUser(k * 7 + 3), 'RESET'), newPassword: PASSWORD } }),
+    request: async (ctx) => ({ body: { token: await mailToken(ctx, await ctx.freshAccount(), 'RESET'), newPassword: PASSWORD } }),
   },
   {
     route: 'POST /auth/password', kind: 'write', late: true,
