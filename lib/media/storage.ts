@@ -17,8 +17,6 @@ export const UPLOAD_KEY = /^uploads\/([0-9A-HJKMNP-TV-Z]{26})$/;
  * one another (lib/ids.ts), so a private account's image next to a known one could be found.
  */
 export const newMediaSecret = () => randomBytes(16).toString('base64url');
-/** 16 bytes in base64url, unpadded. */
-export const MEDIA_SECRET = /^[A-Za-z0-9_-]{22}$/;
 /** Processed images: the only objects the CDN serves. */
 export const variantKey = (mediaId: string, secret: string, name: string, ext: string) => `media/${mediaId}/${secret}/${name}.${ext}`;
 export const publicUrl = (key: string) => `${media.publicUrl}/${key}`;

@@ -15,8 +15,8 @@
 //      by page;
 //   3. in parallel: the excluded and muted authors' user items (postsCount, isPrivate) and
 //      the page's presentation (likers, isLiked / isBookmarked), after the merge; before it,
-//      the user items of the authors the read brought (isPrivate), again only while a retake
-//      brings new ones.
+//      the user items of the page's authors (isPrivate), again while the page met private
+//      ones, with more of the authors read beyond it each time.
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from '../db/client';
 import { batchGet } from '../db/batch';
