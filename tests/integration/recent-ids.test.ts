@@ -20,6 +20,10 @@ const { DeleteCommand, UpdateCommand } = require('@aws-sdk/lib-dynamodb') as typ
 /* eslint-enable @typescript-eslint/no-require-imports */
 import type { TestStream } from '../support/stream';
 
+// Its tests wait for the real stream to settle (27 registrations' mail, dozens of follows' reactions)
+// before they count: over jest's 60 s on CI's two loaded cores, though a few seconds alone.
+jest.setTimeout(180_000);
+
 const SINK = Symbol.for('aperture.dbMetrics');
 type Rec = { command: string; input: { IndexName?: string; ExpressionAttributeValues?: Record<string, { S?: string }>; RequestItems?: Record<string, { Keys: { PK: { S?: string }; SK: { S?: string } }[]; ConsistentRead?: boolean }> }; start: number; end: number };
 /**
