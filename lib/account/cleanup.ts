@@ -228,7 +228,11 @@ const REMOVERS: Sweep[] = [
     // Its posts, as their author's deletion would: their likes, comments, bookmarks, feed entries, media.
     kind: 'posts',
     range: (u) => ({ index: 'GSI1', pk: keys.postsOf(u) }),
-    remove: (items, p) => inParallel(items, (i) => deletePost(i as unknown as PostItem, p.trace, audit(p).payload).catch(unlessGone)),
+    remove: async (items, p) => {
+      // The account's privacy once per step: a wrong guess makes each post's deletion try twice.
+      const me = (await batchGet<{ isPrivate?: boolean }>([keys.user(p.userId)], { projection: 'isPrivate' })).get(itemKey(keys.user(p.userId)));
+      await inParallel(items, (i) => deletePost(i as unknown as PostItem, p.trace, audit(p).payload, p.userId, [], me?.isPrivate === true).catch(unlessGone));
+    },
   },
   // Block edges in either direction, each with its mirror in the blocked user's partition.
   { kind: 'blocks', range: (u) => ({ pk: keys.user(u).PK, skPrefix: 'BLOCKS#' }), remove: deleteBlocks },
